@@ -1,0 +1,50 @@
+# sparselab — run `make help` for the targets.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# torch is pinned to the CPU wheel these machines carry; a GPU user installs
+# their own torch first (README) and `make setup` keeps it.
+TORCH_PIN := torch==2.13.0
+PROFILE ?=
+# Offline, reproducible defaults for every target (override on the command line).
+export OMP_NUM_THREADS ?= 1
+export WANDB_MODE ?= offline
+export HF_DATASETS_OFFLINE ?= 1
+export HF_HUB_OFFLINE ?= 1
+export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
+export WANDB_SILENT ?= true
+
+.PHONY: help setup test test-fast bench-mappings reproduce-martins2016 reproduce-peters2019 data-check clean
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/pip install -q $(TORCH_PIN)
+	$(VENV)/bin/pip install -q -e '.[dev]'
+	@touch $@
+
+setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev] (idempotent, fast when done)
+
+test: setup ## run the whole test suite (includes the smoke pipelines)
+	$(PY) -m pytest
+
+test-fast: setup ## the tests without the end-to-end smoke pipelines
+	$(PY) -m pytest -m "not slow"
+
+bench-mappings: setup ## benchmark the mappings against softmax and the entmax package (2 threads)
+	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mappings.py
+
+reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
+	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))
+
+reproduce-peters2019: setup ## Peters et al. 2019 inflection: make reproduce-peters2019 PROFILE=smoke|cpu|paper
+	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
+
+data-check: setup ## verify local datasets against recorded checksums
+	$(PY) -m sparselab.data check
+
+clean: ## remove run directories and caches (keeps .venv and reports/)
+	rm -rf runs multirun outputs wandb .pytest_cache
