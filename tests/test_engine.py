@@ -1,0 +1,139 @@
+"""The run engine: records, config hashing, resume, failure, W&B fallback, validation."""
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf, open_dict
+
+from sparselab.engine import execute as engine
+from sparselab.engine import record, resolvers
+from sparselab.run import CONF_DIR
+
+resolvers.register()
+CALLS: list[dict] = []
+
+
+def _probe_run(cfg, ctx):
+    """A task double that records its calls; the engine is what is under test."""
+    CALLS.append({"alpha": cfg.mapping.alpha, "dir": str(ctx.run_dir)})
+    if cfg.task.get("fail"):
+        raise RuntimeError("probe asked to fail")
+    ctx.samples_seen += 100
+    ctx.log_metrics({"loss": 0.5}, 1)
+    return {"metrics": {"acc": 0.75, "alpha": float(cfg.mapping.alpha)}, "best": {"l2": 0.1}}
+
+
+@pytest.fixture(autouse=True)
+def probe_task(monkeypatch):
+    mod = types.ModuleType("sparselab.tasks.probe")
+    mod.run = _probe_run
+    monkeypatch.setitem(sys.modules, "sparselab.tasks.probe", mod)
+    CALLS.clear()
+
+
+def make_cfg(*overrides, logger="none"):
+    with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+        cfg = compose("config", overrides=[f"logger={logger}", *overrides])
+    with open_dict(cfg):
+        cfg.task = OmegaConf.create({"name": "probe", "objective": "acc"})
+    return cfg
+
+
+def test_finished_record_has_config_metrics_and_environment(tmp_path):
+    rec = engine.execute(make_cfg("mapping=entmax15"), tmp_path)
+    on_disk = json.loads((tmp_path / "run.json").read_text())
+    assert on_disk["status"] == "finished" == rec["status"]
+    assert on_disk["metrics"] == {"acc": 0.75, "alpha": 1.5}
+    assert on_disk["best"] == {"l2": 0.1}
+    assert on_disk["config"]["mapping"]["alpha"] == 1.5
+    assert len(on_disk["config_hash"]) == 16
+    assert on_disk["versions"]["torch"].startswith("2.13")
+    assert on_disk["threads"] == 1 and on_disk["device"].startswith("cpu")
+    assert on_disk["samples_seen"] == 100 and on_disk["throughput_samples_per_s"] > 0
+    assert on_disk["wall_time_s"] >= 0
+
+
+def test_resume_skips_finished_and_reruns_changed_config(tmp_path):
+    engine.execute(make_cfg("mapping.alpha=1.5"), tmp_path)
+    engine.execute(make_cfg("mapping.alpha=1.5"), tmp_path)
+    assert len(CALLS) == 1
+    engine.execute(make_cfg("mapping.alpha=1.75"), tmp_path)
+    assert [c["alpha"] for c in CALLS] == [1.5, 1.75]
+
+
+def test_hash_ignores_where_and_how_it_is_logged_but_not_alpha():
+    base = record.config_hash(make_cfg())
+    assert record.config_hash(make_cfg("paths.runs=/elsewhere", "threads=2")) == base
+    assert record.config_hash(make_cfg(logger="wandb")) == base
+    assert record.config_hash(make_cfg("mapping.alpha=2.0")) != base
+
+
+@pytest.mark.parametrize("status", ["running", "failed"])
+def test_unfinished_record_is_rerun(tmp_path, status):
+    cfg = make_cfg()
+    record.write(tmp_path, {"status": status, "config_hash": record.config_hash(cfg)})
+    engine.execute(cfg, tmp_path)
+    assert len(CALLS) == 1 and record.read(tmp_path)["status"] == "finished"
+
+
+def test_torn_record_counts_as_unfinished(tmp_path):
+    (tmp_path / "run.json").write_text('{"status": "finis')
+    engine.execute(make_cfg(), tmp_path)
+    assert len(CALLS) == 1
+
+
+def test_failure_is_recorded_and_raised(tmp_path):
+    cfg = make_cfg()
+    with open_dict(cfg):
+        cfg.task.fail = True
+    with pytest.raises(RuntimeError, match="probe asked to fail"):
+        engine.execute(cfg, tmp_path)
+    rec = record.read(tmp_path)
+    assert rec["status"] == "failed" and "probe asked to fail" in rec["error"]
+
+
+@pytest.mark.parametrize("key,value", [("mapping.alpha", 0.5), ("mapping.attn_alpha", "nan"), ("mapping.alpha", "abc")])
+def test_invalid_alpha_names_the_key(tmp_path, key, value):
+    with pytest.raises(ValueError, match=key.replace(".", r"\.")):
+        engine.execute(make_cfg(f"{key}={value}"), tmp_path)
+    assert CALLS == []
+
+
+def test_unknown_task_lists_valid_ones(tmp_path):
+    cfg = make_cfg()
+    cfg.task.name = "nope"
+    with pytest.raises(ValueError, match="valid tasks:"):
+        engine.execute(cfg, tmp_path)
+
+
+def test_wandb_offline_run_and_key_never_recorded(tmp_path, monkeypatch):
+    secret = "0123456789abcdef0123456789abcdef01234567"
+    monkeypatch.setenv("WANDB_API_KEY", secret)
+    engine.execute(make_cfg(logger="wandb"), tmp_path)
+    assert list(tmp_path.glob("wandb/offline-run-*")), "offline W&B run directory missing"
+    for f in tmp_path.rglob("*"):
+        if f.is_file() and f.stat().st_size < 5_000_000:
+            assert secret not in f.read_text(errors="ignore"), f"API key leaked into {f}"
+
+
+def test_wandb_online_without_key_falls_back_to_offline(tmp_path, monkeypatch):
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    monkeypatch.setenv("WANDB_DIR", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.netrc key
+    cfg = make_cfg("logger.mode=online", logger="wandb")
+    with pytest.warns(UserWarning, match="logging offline instead"):
+        rec = engine.execute(cfg, tmp_path)
+    assert rec["status"] == "finished"
+    assert list(tmp_path.glob("wandb/offline-run-*"))
+
+
+def test_by_profile_resolver():
+    cfg = make_cfg("profile=smoke", "+probe_width=${by_profile:8,64,300}")
+    assert cfg.probe_width == 8
+    cfg = make_cfg("profile=paper", "+probe_width=${by_profile:8,64,300}")
+    assert cfg.probe_width == 300
