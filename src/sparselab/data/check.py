@@ -1,0 +1,212 @@
+"""Verify the files under a data root against the checksums recorded in :mod:`sparselab.data.registry`.
+
+Per dataset the verdict is ``present`` (every registered file there, checksums OK), ``partial`` (some files
+missing or bad -- they are listed), ``missing`` (none there) or ``unavailable`` (nothing obtainable is registered,
+e.g. ``reuters_rcv1v2``). ``quick=True`` checks existence + size only (files whose size is unknown, or that
+``fetch`` re-gzips locally, are checked for existence only).
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import registry
+
+CHUNK = 1 << 20
+
+
+class UnknownDatasetError(KeyError):
+    """A name that is not in the registry; the message lists the valid names."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.valid = dataset_names()
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        return f"unknown dataset '{self.name}'; valid names: {', '.join(self.valid)}"
+
+
+@dataclass(frozen=True)
+class FileSpec:
+    path: str                      # relative to <root>/<dataset>/
+    size: int | None
+    sha256: str
+    url: str
+    gzip_sha256: str | None = None  # upstream is uncompressed: sha256 of the decompressed content
+    archive_sha256: str | None = None
+    member: str | None = None       # path inside the archive at ``url``
+
+    @property
+    def regzipped(self) -> bool:
+        return self.gzip_sha256 is not None
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    status: str
+    title: str
+    source: str
+    upstream: str
+    missing: tuple[str, ...]
+    note: str
+    files: tuple[FileSpec, ...]
+
+    @property
+    def total_size(self) -> int | None:
+        sizes = [f.size for f in self.files]
+        return None if any(s is None for s in sizes) else sum(sizes)  # type: ignore[arg-type]
+
+
+def _parse_files(tsv: str) -> tuple[FileSpec, ...]:
+    specs = []
+    for lineno, line in enumerate(tsv.splitlines(), 1):
+        if not line.strip() or line.startswith("#") or line == registry.HEADER:
+            continue
+        cols = line.split("\t")
+        if len(cols) == 4:
+            cols.append("-")
+        if len(cols) != 5:
+            raise ValueError(f"registry files line {lineno}: expected 5 tab-separated columns, got {len(cols)}: {line!r}")
+        path, size, sha, url, opts = cols
+        kw: dict[str, str | None] = {}
+        if opts != "-":
+            for item in opts.split(";"):
+                key, _, value = item.partition("=")
+                kw[key] = None if value in ("", "None") else value
+        specs.append(FileSpec(
+            path=path, size=None if size == "-" else int(size), sha256=sha.lower(), url=url,
+            gzip_sha256=kw.get("gzip"), archive_sha256=kw.get("archive_sha256"), member=kw.get("member"),
+        ))
+    return tuple(specs)
+
+
+def dataset_names() -> list[str]:
+    return list(registry.DATASETS)
+
+
+def get_dataset(name: str) -> Dataset:
+    try:
+        entry = registry.DATASETS[name]
+    except KeyError:
+        raise UnknownDatasetError(name) from None
+    return Dataset(
+        name=name, status=entry["status"], title=entry.get("title", ""), source=entry.get("source", ""),
+        upstream=entry.get("upstream", ""), missing=tuple(entry.get("missing", ())), note=entry.get("note", ""),
+        files=_parse_files(entry.get("files", "")),
+    )
+
+
+def sha256_file(path: str | os.PathLike, decompress: bool = False) -> str:
+    h = hashlib.sha256()
+    opener = gzip.open if decompress else open
+    with opener(path, "rb") as f:
+        for block in iter(lambda: f.read(CHUNK), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify_file(path: Path, spec: FileSpec, quick: bool = False) -> str | None:
+    """None if ``path`` matches ``spec``, else a short reason (``missing``, ``size ...``, ``sha256 ...``)."""
+    if not path.is_file():
+        return "missing"
+    size = path.stat().st_size
+    if quick:
+        if spec.size is not None and not spec.regzipped and size != spec.size:
+            return f"size {size} != expected {spec.size}"
+        return None
+    actual = sha256_file(path)
+    if actual == spec.sha256:
+        return None
+    if spec.regzipped:
+        try:
+            inner = sha256_file(path, decompress=True)
+        except (OSError, EOFError) as e:
+            return f"sha256 {actual} != expected {spec.sha256} (and not a valid gzip: {e})"
+        if inner == spec.gzip_sha256:
+            return None
+        return f"decompressed sha256 {inner} != expected {spec.gzip_sha256}"
+    return f"sha256 {actual} != expected {spec.sha256}"
+
+
+@dataclass
+class DatasetReport:
+    name: str
+    status: str                     # present / partial / missing / unavailable
+    n_files: int
+    missing: list[str] = field(default_factory=list)
+    bad: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    upstream_status: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("present", "unavailable")
+
+    def summary(self) -> str:
+        if self.status == "unavailable":
+            return f"{self.name}: unavailable (no obtainable files registered; upstream status {self.upstream_status})"
+        head = f"{self.name}: {self.status} ({self.n_files - len(self.missing) - len(self.bad)}/{self.n_files} files OK)"
+        if self.status != "partial":
+            return head
+        lines = [head]
+        lines += [f"    missing: {p}" for p in self.missing[:20]]
+        if len(self.missing) > 20:
+            lines.append(f"    ... and {len(self.missing) - 20} more missing")
+        lines += [f"    bad: {p}: {why}" for p, why in self.bad]
+        return "\n".join(lines)
+
+
+def check_dataset(name: str, root: str | os.PathLike, quick: bool = False,
+                  progress: Callable[[str], None] | None = None) -> DatasetReport:
+    ds = get_dataset(name)
+    report = DatasetReport(name=name, status="", n_files=len(ds.files), upstream_status=ds.status)
+    if not ds.files:
+        report.status = "unavailable"
+        return report
+    base = Path(root) / name
+    total = len(ds.files)
+    for i, spec in enumerate(ds.files, 1):
+        why = verify_file(base / spec.path, spec, quick=quick)
+        if why == "missing":
+            report.missing.append(spec.path)
+        elif why is not None:
+            report.bad.append((spec.path, why))
+        if progress and total >= 50 and i % 100 == 0:
+            progress(f"  {name}: {i}/{total} files")
+    if not report.missing and not report.bad:
+        report.status = "present"
+    elif len(report.missing) == total:
+        report.status = "missing"
+    else:
+        report.status = "partial"
+    return report
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def check(names: Iterable[str] | None = None, root: str | os.PathLike | None = None, quick: bool = False,
+          progress: Callable[[str], None] | None = _stderr) -> list[DatasetReport]:
+    """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.data.root.data_root`)."""
+    from .root import data_root
+
+    names = list(names) if names else dataset_names()
+    for n in names:  # fail on a bad name before hashing anything
+        get_dataset(n)
+    root = Path(root) if root is not None else data_root()
+    reports = []
+    for n in names:
+        ds = get_dataset(n)
+        if progress:
+            size = ds.total_size
+            mb = f", {size / 1e6:.1f} MB" if size else ""
+            progress(f"checking {n} ({len(ds.files)} files{mb}){' [quick]' if quick else ''} ...")
+        reports.append(check_dataset(n, root, quick=quick, progress=progress))
+    return reports
