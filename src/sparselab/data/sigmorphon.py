@@ -245,13 +245,21 @@ def edit_distance(a: str, b: str) -> int:
     return prev[-1]
 
 
-def score_files(pred_path: Path, gold_path: Path) -> dict[str, float]:
-    """Accuracy (%) and mean Levenshtein distance of a prediction file against a gold file
-    (both in shared-task format, same order), as the official evaluation script computes them."""
+def score_files(pred_path: Path, gold_path: Path, allow_prefix: bool = False) -> dict[str, float]:
+    """Accuracy (%) and mean Levenshtein distance of a prediction file against a gold file, both in
+    shared-task format (``lemma<TAB>form<TAB>tags``), line by line as the official evaluation does.
+    ``allow_prefix``: the predictions may cover only the first lines of the gold file (a subsample);
+    lemma and tags must agree line by line either way."""
     pred = read_file(pred_path, covered=False, allow_empty_form=True)
     gold = read_file(gold_path, covered=False)
+    if allow_prefix and len(pred) <= len(gold):
+        gold = gold[: len(pred)]
     if len(pred) != len(gold):
         raise ValueError(f"{pred_path}: {len(pred)} predictions for {len(gold)} gold lines in {gold_path}")
+    for i, (p, g) in enumerate(zip(pred, gold), 1):
+        if p.lemma != g.lemma or p.tags != g.tags:
+            raise ValueError(f"{pred_path}:{i}: lemma/tags {p.lemma!r} {';'.join(p.tags)} do not match "
+                             f"{gold_path}:{i} ({g.lemma!r} {';'.join(g.tags)})")
     if not gold:
         return {"accuracy": 0.0, "edit_distance": 0.0, "n": 0}
     correct = sum(p.form == g.form for p, g in zip(pred, gold))

@@ -1,0 +1,85 @@
+"""Threshold solvers: forward passes on the last dim, no autograd.
+
+Conventions shared by every solver:
+  * rows are shifted by their max first (shift invariance), so the largest
+    score is 0 and thresholds live in a bounded bracket;
+  * a row whose max is ``-inf`` (fully masked) gets an all-zero output;
+  * a NaN anywhere in a row makes the max NaN, and NaN then flows to every
+    entry of that row (the softmax behaviour).
+"""
+from __future__ import annotations
+
+import torch
+
+NEG_INF = float("-inf")
+
+
+def shift_by_max(z: torch.Tensor):
+    """Return (z - max, all_masked) with masked rows shifted by 0 instead of -inf."""
+    m = z.amax(-1, keepdim=True)
+    masked = m == NEG_INF
+    m = torch.where(masked, 0.0, m)
+    return z - m, masked
+
+
+def _arange_like(z: torch.Tensor) -> torch.Tensor:
+    return torch.arange(1, z.shape[-1] + 1, device=z.device, dtype=z.dtype)
+
+
+def _last_true(cond: torch.Tensor) -> torch.Tensor:
+    """Largest 1-based k with cond[..., k-1] true (0 if none), keepdim.
+
+    The support-size conditions are monotone in exact arithmetic; taking the
+    largest index rather than a count is robust to a stray rounding flip.
+    """
+    k = torch.arange(1, cond.shape[-1] + 1, device=cond.device)
+    return torch.where(cond, k, 0).amax(-1, keepdim=True)
+
+
+# --------------------------------------------------------------------- sparsemax
+def sparsemax_tau_sorted(zs: torch.Tensor):
+    """Alg. 1 of Martins & Astudillo (2016) on rows sorted in descending order.
+
+    Returns (tau, k): threshold and support size (keepdim).
+    """
+    cs = zs.cumsum(-1)
+    k = _last_true(1 + _arange_like(zs) * zs > cs)
+    tau = (cs.gather(-1, (k - 1).clamp_min(0)) - 1) / k.clamp_min(1).to(zs.dtype)
+    return tau, k
+
+
+def sparsemax_lastdim(z: torch.Tensor) -> torch.Tensor:
+    w, masked = shift_by_max(z)
+    zs = torch.sort(w, dim=-1, descending=True).values
+    tau, _ = sparsemax_tau_sorted(zs)
+    p = torch.clamp(w - tau, min=0)
+    return torch.where(masked, 0.0, p)
+
+
+# ---------------------------------------------------------------- 1.5-entmax
+def entmax15_tau_sorted(zs: torch.Tensor):
+    """Alg. 2 of Peters, Niculae & Martins (2019) on rows of z/2 sorted descending.
+
+    For each k: mean_k, ss_k = sum_{j<=k} (z_(j) - mean_k)^2,
+    tau_k = mean_k - sqrt((1 - ss_k)/k); the support size is the largest k with
+    tau_k <= z_(k).  Returns (tau, k) keepdim.
+    """
+    rho = _arange_like(zs)
+    mean = zs.cumsum(-1) / rho
+    mean_sq = (zs * zs).cumsum(-1) / rho
+    ss = rho * (mean_sq - mean * mean)
+    delta = (1 - ss) / rho
+    tau = mean - torch.sqrt(torch.clamp(delta, min=0))
+    k = _last_true(tau <= zs)
+    tau_star = tau.gather(-1, (k - 1).clamp_min(0))
+    return tau_star, k
+
+
+def entmax15_lastdim(z: torch.Tensor) -> torch.Tensor:
+    w, masked = shift_by_max(z)
+    w = w / 2
+    zs = torch.sort(w, dim=-1, descending=True).values
+    tau, _ = entmax15_tau_sorted(zs)
+    p = torch.clamp(w - tau, min=0)
+    p = p * p
+    return torch.where(masked, 0.0, p)
