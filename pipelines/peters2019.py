@@ -218,7 +218,8 @@ def sparsity(profile, train, ens, ref) -> tuple[str, dict]:
     text += ("Shares are over the decoded inputs (all languages pooled). *Single sequence*: the model puts all its "
              "probability on one output. *Exact beam*: the finished hypotheses of beam search (size 5, zero-probability "
              "continuations pruned) hold probability 1 (within 1e-6), so the beam contains every output of nonzero "
-             "probability. Paper: best configuration, validation data.\n\n")
+             "probability. Paper: best configuration, validation data; ours: the decoded evaluation split named in the "
+             "header (the dev set is used for model selection).\n\n")
     rows = []
     for s in SETTINGS:
         if s not in PLAN[profile]["settings"]:

@@ -41,8 +41,9 @@ class Seq2Seq(nn.Module):
         self.tgt_emb = nn.Embedding(tgt_vocab, emb_size, padding_idx=0)
         self.encoder = nn.LSTM(emb_size, hidden_size // 2, num_layers=enc_layers, bidirectional=True,
                                batch_first=True, dropout=dropout if enc_layers > 1 else 0.0)
-        self.decoder = nn.LSTM(emb_size + hidden_size, hidden_size, num_layers=dec_layers, batch_first=True,
-                               dropout=dropout if dec_layers > 1 else 0.0)
+        # a stack of LSTM cells (one call per step is much cheaper than nn.LSTM on length-1 inputs on CPU)
+        self.decoder = nn.ModuleList([nn.LSTMCell(emb_size + hidden_size if i == 0 else hidden_size, hidden_size)
+                                      for i in range(dec_layers)])
         self.attn_in = nn.Linear(hidden_size, hidden_size, bias=False)  # general score: h_t^T W_a h_s
         self.attn_out = nn.Linear(2 * hidden_size, hidden_size, bias=False)
         self.out = nn.Linear(hidden_size, tgt_vocab)
@@ -69,9 +70,15 @@ class Seq2Seq(nn.Module):
     # ------------------------------------------------------------ one decoder step
     def step(self, y_prev: torch.Tensor, state: DecoderState):
         """y_prev (N,) -> logits (N,V), attention (N,S), next state."""
-        inp = torch.cat([self.drop(self.tgt_emb(y_prev)), state.feed], dim=-1).unsqueeze(1)
-        out, (h, c) = self.decoder(inp, (state.h, state.c))
-        q = out.squeeze(1)                                           # (N,H)
+        x = torch.cat([self.drop(self.tgt_emb(y_prev)), state.feed], dim=-1)
+        hs, cs = [], []
+        for i, cell in enumerate(self.decoder):
+            h_i, c_i = cell(x, (state.h[i], state.c[i]))
+            hs.append(h_i)
+            cs.append(c_i)
+            x = self.drop(h_i) if i + 1 < len(self.decoder) else h_i
+        h, c = torch.stack(hs), torch.stack(cs)
+        q = x                                                        # (N,H) top decoder layer
         scores = torch.bmm(state.keys, q.unsqueeze(2)).squeeze(2)    # (N,S)
         scores = scores.masked_fill(~state.mask, float("-inf"))
         attn = mappings.entmax(scores, self.attn_alpha, dim=-1)

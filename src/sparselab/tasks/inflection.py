@@ -205,6 +205,7 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
     fit_time = time.time() - t0
+    model.cpu()  # decoding and statistics run on CPU (the beam search keeps its bookkeeping there)
     if module.best_state is not None:
         model.load_state_dict(module.best_state)
     model.eval()

@@ -34,6 +34,8 @@ from sparselab.models import linear
 
 log = logging.getLogger("sparselab")
 
+PAPER_L2_GRID = [10.0 ** k for k in range(-8, 3)]
+PAPER_CV_FOLDS = 5
 CV_OBJECTIVES = ("micro_macro_mean", "micro_f1", "macro_f1")
 
 
@@ -104,7 +106,7 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
     l2_desc = sorted((float(x) for x in l2_grid), reverse=True)
     oof = {l2: np.zeros((n, K)) for l2 in l2_desc}
     iters = 0
-    t0 = time.time()
+    t0, c0 = time.time(), time.process_time()
     for k, (tr, ho) in enumerate(mulan.kfold_indices(n, folds, seed)):
         st = linear.Standardizer(Xtr[tr])
         D_tr, D_ho = st.design(Xtr[tr]), st.design(Xtr[ho])
@@ -118,6 +120,8 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
             if ctx is not None:
                 ctx.samples_seen += prev.n_iter * len(rows)
             oof[l2][ho] = prev.scores(D_ho)
+        log.info("%sfold %d/%d: %d L-BFGS iterations so far, %.1fs", tag.lstrip("_") + " " if tag else "", k + 1,
+                 folds, iters, time.time() - t0)
     cv_time = time.time() - t0
     grid = []  # (score, l2, threshold, metrics)
     for l2 in l2_desc:
@@ -150,6 +154,7 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
         "cv_metrics": best_m, "n_train_used": int(len(rows)), "n_train": int(n), "n_test": int(split.Y_test.shape[0]),
         "lbfgs_iterations": int(iters), "final_fit_converged": bool(prev.converged),
         "cv_time_s": round(cv_time, 2), "refit_time_s": round(time.time() - t1, 2),
+        "cpu_time_s": round(time.process_time() - c0, 2),
     }
 
 
@@ -162,16 +167,21 @@ def run(cfg, ctx) -> dict:
     data = mulan.load(name, data_root(cfg.data.get("root")), seed=int(cfg.data.get("split_seed", 0)))
     K = len(data.label_names)
     l2_grid = [float(x) for x in tcfg.l2_grid]
+    folds = int(tcfg.cv_folds)
     reductions = []
-    reduced = OmegaConf.select(cfg, "task.reduced_l2_grid.datasets", default=None) or []
+    reduced = OmegaConf.select(cfg, "task.reduced.datasets", default=None) or []
     if name in list(reduced):
-        l2_grid = [float(x) for x in tcfg.reduced_l2_grid.values]
-        reductions.append(f"L2 grid reduced to {l2_grid} for {name} (profile {cfg.profile.name})")
+        l2_grid = [float(x) for x in tcfg.reduced.l2_grid]
+        folds = int(tcfg.reduced.cv_folds)
+    if sorted(l2_grid) != sorted(PAPER_L2_GRID):
+        reductions.append(f"{name}: L2 grid {sorted(l2_grid)} instead of the paper's decades 1e-8..1e2")
+    if folds != PAPER_CV_FOLDS:
+        reductions.append(f"{name}: {folds}-fold CV instead of the paper's {PAPER_CV_FOLDS}")
     thresholds = threshold_grid(loss, K, tcfg)
     per_split = []
     for i, split in enumerate(data.splits):
         tag = "" if len(data.splits) == 1 else f"_{split.name}"
-        r = select_and_evaluate(split, loss, l2_grid, thresholds, int(tcfg.cv_folds), int(tcfg.max_iter),
+        r = select_and_evaluate(split, loss, l2_grid, thresholds, folds, int(tcfg.max_iter),
                                 str(tcfg.cv_objective), int(cfg.seed) + i, ctx, tag)
         r["split"] = split.name
         per_split.append(r)
@@ -193,7 +203,7 @@ def run(cfg, ctx) -> dict:
     extra = {
         "dataset": name, "loss": loss, "n_labels": K, "n_features": data.n_features, "sparse_features": data.sparse,
         "split": data.split_note, "threshold_name": threshold_name, "l2_grid": l2_grid, "thresholds": thresholds,
-        "cv_folds": int(tcfg.cv_folds), "cv_objective": str(tcfg.cv_objective), "max_iter": int(tcfg.max_iter),
+        "cv_folds": folds, "cv_objective": str(tcfg.cv_objective), "max_iter": int(tcfg.max_iter),
         "reductions": reductions, "per_split": per_split,
     }
     return {"metrics": metrics, "best": best, "extra": extra}

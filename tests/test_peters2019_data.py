@@ -1,0 +1,96 @@
+"""SIGMORPHON 2018 parsing, multilingual encoding, prediction files and their scoring."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from sparselab.data import sigmorphon as sg
+from sparselab.data.errors import DataFormatError, MissingDataError
+
+
+def _tree(tmp_path, lang="xx", folder="all", train="walk\twalked\tV;PST\ngo\twent\tV;PST\n",
+          dev="talk\ttalked\tV;PST\n", test="run\tran\tV;PST\nice cream\tice creams\tN;PL\n"):
+    d = tmp_path / sg.DATASET / folder
+    d.mkdir(parents=True, exist_ok=True)
+    (d / f"{lang}-train-medium").write_text(train, encoding="utf-8")
+    (d / f"{lang}-dev").write_text(dev, encoding="utf-8")
+    (d / f"{lang}-test").write_text(test, encoding="utf-8")
+    return d
+
+
+def test_parse_and_encode(tmp_path):
+    _tree(tmp_path)
+    _tree(tmp_path, lang="yy", folder="surprise", train="a b\tab\tN;SG\n")
+    assert [l for l, _ in sg.languages("medium", tmp_path)] == ["xx", "yy"]
+    train = sg.load_split("medium", "train", tmp_path)
+    assert train["xx"][0] == sg.Example("xx", "walk", "walked", ("V", "PST"))
+    ex = train["yy"][0]
+    # language token, then one symbol per tag, then the lemma's characters (space kept)
+    assert ex.source_symbols() == ["<L:yy>", "<T:N>", "<T:SG>", "a", " ", "b"]
+    src, tgt = sg.build_vocabs(train)
+    assert "<L:xx>" in src.stoi and " " in src.stoi and "<T:PST>" in src.stoi
+    test = sg.load_split("medium", "test", tmp_path, langs=["xx"])
+    ds = sg.InflectionDataset(test, src, tgt)
+    batch = sg.collate([ds[i] for i in range(len(ds))])
+    assert batch["tgt_in"][:, 0].tolist() == [sg.BOS_ID] * 2
+    assert batch["tgt_out"][0, 3].item() == sg.EOS_ID            # "ran" + EOS
+    assert tgt.decode(batch["tgt_out"][0].tolist()) == "?an"       # "r" unseen in train targets
+    assert sg.UNK_ID in batch["src"][1].tolist()               # unseen chars ("c", "e", ...) -> unk
+
+
+def test_space_kept_as_symbol(tmp_path):
+    _tree(tmp_path, train="ice cream\tice creams\tN;PL\n")
+    train = sg.load_split("medium", "train", tmp_path)
+    src, tgt = sg.build_vocabs(train)
+    assert " " in tgt.stoi
+    assert tgt.decode(tgt.encode("ice creams") + [sg.EOS_ID]) == "ice creams"
+
+
+@pytest.mark.parametrize("bad,line", [("walk\twalked\n", 2), ("walk\t\tV;PST\n", 2), ("walk\twalked\tV;;PST\n", 2),
+                                      ("a\tb\tc\td\n", 2)])
+def test_malformed_line_names_file_and_line(tmp_path, bad, line):
+    p = tmp_path / "xx-train-medium"
+    p.write_text("go\twent\tV;PST\n" + bad, encoding="utf-8")
+    with pytest.raises(DataFormatError) as err:
+        sg.read_file(p)
+    assert str(err.value).startswith(f"{p}:{line}:")
+    assert err.value.lineno == line
+
+
+def test_missing_data_names_fetch_command(tmp_path):
+    with pytest.raises(MissingDataError, match="sparselab.data fetch sigmorphon2018_task1"):
+        sg.languages("medium", tmp_path)
+
+
+def test_prediction_files_round_trip(tmp_path):
+    d = _tree(tmp_path)
+    gold = sg.read_file(d / "xx-test")
+    pred = tmp_path / "pred"
+    sg.write_predictions(pred, gold, ["ran", "ice cream"])
+    back = sg.read_file(pred, allow_empty_form=True)
+    assert [(e.lemma, e.tags) for e in back] == [(e.lemma, e.tags) for e in gold]
+    sc = sg.score_files(pred, d / "xx-test")
+    assert sc["accuracy"] == pytest.approx(50.0)
+    assert sc["edit_distance"] == pytest.approx(0.5)               # "ice cream" vs "ice creams"
+    sg.write_predictions(pred, gold, [e.form for e in gold])
+    assert sg.score_files(pred, d / "xx-test")["accuracy"] == 100.0
+    # an empty prediction is legal in a prediction file; a subsample scores against the gold prefix
+    sg.write_predictions(pred, gold[:1], [""])
+    sc = sg.score_files(pred, d / "xx-test", allow_prefix=True)
+    assert sc == {"accuracy": 0.0, "edit_distance": 3.0, "n": 1}
+    with pytest.raises(ValueError):
+        sg.score_files(pred, d / "xx-test")
+
+
+def test_edit_distance():
+    assert sg.edit_distance("kitten", "sitting") == 3
+    assert sg.edit_distance("", "abc") == 3
+
+
+def test_real_data_if_present():
+    try:
+        langs = sg.languages("medium")
+    except MissingDataError:
+        pytest.skip("sigmorphon2018_task1 not under the data root")
+    assert len(langs) == 102
+    assert len(sg.languages("high")) == 86

@@ -1,0 +1,46 @@
+"""End to end: the smoke profile of pipelines/peters2019.py (sweeps, ensemble, every report file)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_smoke_pipeline(tmp_path):
+    env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
+               HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    out = tmp_path / "report"
+    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
+                 "support_histogram.png", "index.html", "runs.jsonl"):
+        assert (out / name).exists() and (out / name).stat().st_size > 0, name
+    table = (out / "table1.md").read_text()
+    first_table = table.split("## ")[0]
+    rows = [l for l in first_table.splitlines() if l.startswith("| 1.00") or l.startswith("| 1.50")
+            or l.startswith("| 2.00")]
+    assert len(rows) == 9
+    assert "not run in this profile" in table                   # the high setting is not run in smoke
+    assert "missing run" not in table
+    assert "Profile: **smoke**" in table
+    csv_lines = (out / "per_language.csv").read_text().splitlines()
+    assert len(csv_lines) == 1 + 9 * 2 * 3 + 9 * 3                 # 9 configs x 2 seeds x 3 languages + ensembles
+    # deterministic given the records: re-writing the reports changes nothing in the .md tables
+    before = {n: (out / n).read_text() for n in ("table1.md", "sparsity.md", "examples.md", "per_language.csv")}
+    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out),
+                           "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert before == {n: (out / n).read_text() for n in before}
+    # each trained run saved its model and vocabulary and wrote prediction files
+    run_dirs = [p.parent for p in (tmp_path / "runs" / "smoke" / "peters2019" / "table1_medium").glob("*/run.json")]
+    assert len(run_dirs) == 18
+    for d in run_dirs:
+        assert (d / "model.pt").exists() and (d / "vocab.json").exists()
+        assert len(list((d / "predictions").iterdir())) == 3
