@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import torch
 
+from . import _compile, _fused
+
 NEG_INF = float("-inf")
 
 
@@ -49,6 +51,18 @@ def sparsemax_tau_sorted(zs: torch.Tensor):
 
 
 def sparsemax_lastdim(z: torch.Tensor) -> torch.Tensor:
+    """Exact sparsemax over the last dim (fused sort-free kernel when compiled)."""
+    if _compile.use_compiled(z):
+        out = _compile.run_rows(_fused.sparsemax_fwd, z)
+        if out is not None:
+            p, bad = out
+            if bool(bad.any()):
+                _compile.fix_rows(p, z, bad, sparsemax_sort)
+            return p
+    return sparsemax_sort(z)
+
+
+def sparsemax_sort(z: torch.Tensor) -> torch.Tensor:
     w, masked = shift_by_max(z)
     zs = torch.sort(w, dim=-1, descending=True).values
     tau, _ = sparsemax_tau_sorted(zs)
@@ -76,6 +90,18 @@ def entmax15_tau_sorted(zs: torch.Tensor):
 
 
 def entmax15_lastdim(z: torch.Tensor) -> torch.Tensor:
+    """Exact 1.5-entmax over the last dim (fused sort-free kernel when compiled)."""
+    if _compile.use_compiled(z):
+        out = _compile.run_rows(_fused.entmax15_fwd, z)
+        if out is not None:
+            p, bad = out
+            if bool(bad.any()):
+                _compile.fix_rows(p, z, bad, entmax15_sort)
+            return p
+    return entmax15_sort(z)
+
+
+def entmax15_sort(z: torch.Tensor) -> torch.Tensor:
     w, masked = shift_by_max(z)
     w = w / 2
     zs = torch.sort(w, dim=-1, descending=True).values

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 
 from ._lastdim import apply_lastdim
-from . import _solvers
+from . import _compile, _fused, _solvers
 
 
 class Entmax15Function(torch.autograd.Function):
@@ -27,6 +27,10 @@ class Entmax15Function(torch.autograd.Function):
     @staticmethod
     def backward(ctx, g):
         (p,) = ctx.saved_tensors
+        if _compile.use_compiled(g):
+            out = _compile.run(_fused.entmax15_bwd, _compile.rows2d(p), _compile.rows2d(g))
+            if out is not None:
+                return out.reshape(p.shape)
         return entmax_backward_s(torch.sqrt(p), g)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-from . import _solvers
+from . import _compile, _solvers
 from ._validate import check_alpha, check_alpha_float, check_input, check_n_iter, compute_dtype
 from .bisect import entmax_alpha_lastdim
 from .tsallis import tsallis_lastdim
@@ -40,6 +40,60 @@ def _project(z: torch.Tensor, alpha, n_iter) -> torch.Tensor:
     return entmax_alpha_lastdim(z, alpha - 1, n_iter)
 
 
+def _loss_rows(z, p, target, alpha, need_da: bool, dist: bool, ignore_index: int):
+    """Row losses <w, p - y> + H(p) - H(y) (w = z - max) and dL/dalpha per row.
+
+    Straight-line torch code (no data-dependent branches), so it also compiles
+    into one fused reduction over the rows that allocates nothing full-size.
+    """
+    w, _ = _solvers.shift_by_max(z)
+    keep = None
+    if dist:
+        y = target
+    else:
+        keep = target != ignore_index
+        gold = torch.where(keep, target, 0).unsqueeze(-1)
+        w_gold = w.gather(-1, gold).squeeze(-1)
+    dH = None
+    if isinstance(alpha, float) and alpha == 1.0:
+        # logsumexp(w) - <w, y> - H(y) computed the way cross_entropy is.
+        lse = torch.logsumexp(w, dim=-1)
+        if dist:
+            # sum_{y>0} y (log y - log_softmax(w)): KL, -inf-safe off the target.
+            logsm = w - lse.unsqueeze(-1)
+            pos = y > 0
+            loss = torch.where(pos, y * (torch.log(torch.where(pos, y, 1.0)) - logsm), 0.0).sum(-1)
+        else:
+            loss = lse - w_gold
+    else:
+        Hp, dHp = tsallis_lastdim(p, alpha, need_dalpha=need_da)
+        # <w, p>: only over the support, so -inf scores off it contribute 0.
+        wp = torch.where(p > 0, w * p, 0.0).sum(-1)
+        if dist:
+            Hy, dHy = tsallis_lastdim(y, alpha, need_dalpha=need_da)
+            wy = torch.where(y > 0, w * y, 0.0).sum(-1)
+            loss = wp - wy + Hp - Hy
+            dH = dHp - dHy if need_da else None
+        else:
+            loss = wp - w_gold + Hp
+            dH = dHp
+    if keep is not None:
+        loss = torch.where(keep, loss, 0.0)
+        if dH is not None:
+            dH = torch.where(keep, dH, 0.0)
+    return loss, dH
+
+
+def _loss_grad(p, target, g, dist: bool, ignore_index: int):
+    """(p - y) * g per row; one fused pass (no scatter, no one-hot tensor)."""
+    if dist:
+        return (p - target) * g.unsqueeze(-1)
+    keep = target != ignore_index
+    cls = torch.arange(p.shape[-1], device=p.device)
+    onehot = (cls == target.unsqueeze(-1)).to(p.dtype)
+    return (p - onehot) * torch.where(keep, g, 0.0).unsqueeze(-1)
+
+
 class FYLossFunction(torch.autograd.Function):
     """Row losses for 2-D scores (M, C).  ``target``: (M,) indices or (M, C) probs.
 
@@ -52,43 +106,13 @@ class FYLossFunction(torch.autograd.Function):
         alpha_t = isinstance(alpha, torch.Tensor)
         need_da = alpha_t and ctx.needs_input_grad[2]
         dist = target.is_floating_point()
-        with torch.no_grad():
-            w, _ = _solvers.shift_by_max(z)
-            p = _project(z, alpha, n_iter)
-            if dist:
-                y = target
-                keep = None
-            else:
-                keep = target != ignore_index
-                gold = torch.where(keep, target, 0).unsqueeze(-1)
-                w_gold = w.gather(-1, gold).squeeze(-1)
-            if isinstance(alpha, float) and alpha == 1.0:
-                # logsumexp(w) - <w, y> - H(y) computed the way cross_entropy is.
-                lse = torch.logsumexp(w, dim=-1)
-                if dist:
-                    # sum_{y>0} y (log y - log_softmax(w)): KL, -inf-safe off the target.
-                    logsm = w - lse.unsqueeze(-1)
-                    pos = y > 0
-                    loss = torch.where(pos, y * (torch.log(torch.where(pos, y, 1.0)) - logsm), 0.0).sum(-1)
-                else:
-                    loss = lse - w_gold
-                dH = None
-            else:
-                Hp, dHp = tsallis_lastdim(p, alpha, need_dalpha=need_da)
-                # <w, p>: only over the support, so -inf scores off it contribute 0.
-                wp = torch.where(p > 0, w * p, 0.0).sum(-1)
-                if dist:
-                    Hy, dHy = tsallis_lastdim(y, alpha, need_dalpha=need_da)
-                    wy = torch.where(y > 0, w * y, 0.0).sum(-1)
-                    loss = wp - wy + Hp - Hy
-                    dH = dHp - dHy if need_da else None
-                else:
-                    loss = wp - w_gold + Hp
-                    dH = dHp
-            if keep is not None:
-                loss = torch.where(keep, loss, 0.0)
-                if dH is not None:
-                    dH = torch.where(keep, dH, 0.0)
+        p = _project(z, alpha, n_iter)
+        out = None
+        if _compile.use_compiled(z):
+            out = _compile.run(_loss_rows, z, p, target, alpha, need_da, dist, ignore_index)
+        if out is None:
+            out = _loss_rows(z, p, target, alpha, need_da, dist, ignore_index)
+        loss, dH = out
         ctx.dist = dist
         ctx.save_for_backward(p, target, dH if dH is not None else torch.empty(0))
         ctx.ignore_index = ignore_index
@@ -100,13 +124,10 @@ class FYLossFunction(torch.autograd.Function):
         p, target, dH = ctx.saved_tensors
         gz = ga = None
         if ctx.needs_input_grad[0]:
-            if ctx.dist:
-                gz = (p - target) * g.unsqueeze(-1)
-            else:
-                keep = target != ctx.ignore_index
-                gold = torch.where(keep, target, 0).unsqueeze(-1)
-                gz = p.scatter_add(-1, gold, torch.full_like(gold, -1, dtype=p.dtype))
-                gz = gz * torch.where(keep, g, 0.0).unsqueeze(-1)
+            if _compile.use_compiled(p):
+                gz = _compile.run(_loss_grad, p, target, g, ctx.dist, ctx.ignore_index)
+            if gz is None:
+                gz = _loss_grad(p, target, g, ctx.dist, ctx.ignore_index)
         if ctx.alpha_shape is not None and ctx.needs_input_grad[2] and dH.numel():
             ga = (dH * g).unsqueeze(-1).sum_to_size(ctx.alpha_shape)
         return gz, None, ga, None, None

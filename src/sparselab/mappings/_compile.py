@@ -1,0 +1,84 @@
+"""When and how the fused kernels (`_fused.py`) run under torch.compile.
+
+Switches (read at import; tests and the benchmark may set the attributes):
+* ``SPARSELAB_COMPILE=0`` disables compilation everywhere (pure eager, exact
+  sort-based / Newton solvers).  Default ``1``.
+* ``SPARSELAB_COMPILE_MIN_NUMEL`` (default 32768): smaller inputs run eager;
+  compiling pays off only when a call moves real data, and small calls would
+  otherwise trigger a compile per shape.
+Compiled kernels are used for float32 (and float16/bfloat16, computed in
+float32) tensors, outside an enclosing torch.compile trace (there our eager,
+graph-break-free code is traced instead).  The first call per kernel and shape
+family compiles C++ (tens of seconds on 2 cores); inductor's FX-graph cache
+(default on, under /tmp/torchinductor_$USER) makes later processes fast.
+If compilation fails (no C++ compiler, ...), we warn once and stay eager.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import torch
+
+ENABLED: bool = os.environ.get("SPARSELAB_COMPILE", "1").strip().lower() not in ("0", "false", "no", "off")
+MIN_NUMEL: int = int(os.environ.get("SPARSELAB_COMPILE_MIN_NUMEL", "32768"))
+
+_compiled: dict = {}
+_failed: bool = False
+
+
+def use_compiled(x: torch.Tensor) -> bool:
+    return (
+        ENABLED
+        and not _failed
+        and x.dtype == torch.float32
+        and x.numel() >= MIN_NUMEL
+        and not torch.compiler.is_compiling()
+    )
+
+
+# Our kernels see a few variants each (float/tensor alpha, shape families);
+# the default limit of 8 graphs per function is raised for our calls only.
+_RECOMPILE_LIMIT = 64
+
+
+def rows2d(t: torch.Tensor) -> torch.Tensor:
+    """(..., n) -> (R, n): kernels always see 2-D rows, so a new batch shape is
+    a new size (one dynamic recompile), not a new rank (a new graph)."""
+    return t.reshape(-1, t.shape[-1])
+
+
+def run(fn, *args):
+    """``torch.compile(fn)(*args)``, or None if compilation is unavailable."""
+    global _failed
+    c = _compiled.get(fn)
+    if c is None:
+        c = _compiled[fn] = torch.compile(fn, dynamic=None)
+    try:
+        with torch._dynamo.config.patch(recompile_limit=_RECOMPILE_LIMIT):
+            return c(*args)
+    except Exception as e:  # pragma: no cover - depends on the toolchain
+        _failed = True
+        warnings.warn(f"sparselab.mappings: torch.compile failed ({type(e).__name__}: {e}); "
+                      "falling back to eager kernels", RuntimeWarning, stacklevel=3)
+        return None
+
+
+def fix_rows(p: torch.Tensor, z: torch.Tensor, bad: torch.Tensor, exact) -> torch.Tensor:
+    """Overwrite the rows flagged ``bad`` (shape (..., 1)) with ``exact(z_rows)``."""
+    rows = bad.reshape(-1).nonzero().squeeze(1)
+    if rows.numel():
+        n = z.shape[-1]
+        pf = p.view(-1, n)
+        pf[rows] = exact(z.reshape(-1, n)[rows])
+    return p
+
+
+def run_rows(fn, z: torch.Tensor, *args):
+    """Run a forward kernel on 2-D rows of ``z`` and give every output back the
+    leading shape of ``z`` (full-size outputs) or of its rows (per-row outputs)."""
+    out = run(fn, rows2d(z), *args)
+    if out is None:
+        return None
+    lead = z.shape[:-1]
+    return tuple(o if o is None else o.reshape(lead + (o.shape[-1],)) for o in out)
