@@ -110,7 +110,7 @@ def table2(profile: str, out: Path) -> tuple[list[dict], list[str]]:
         for x in ex.get("reductions", []):
             what = x.split(": ", 1)[1] if x.startswith(f"{d}: ") else x
             red_sets[what].append(d)
-        if ex.get("split") and "official" not in ex["split"]:
+        if len(ex.get("per_split", [])) > 1:
             notes[d] = ex["split"]
     order = {d: i for i, d in enumerate(PAPER_SETS + EXTRA_SETS)}
     reductions = [f"{what} ({', '.join(sorted(set(ds), key=order.get))})" for what, ds in sorted(red_sets.items())]

@@ -279,7 +279,7 @@ def examples_md(profile, train, ens) -> str:
             text += f"\n## {s} setting, output α {k[0]}, attention α {k[1]} (seed {r['config']['seed']})\n\n"
             rows = []
             for ex in r["extra"].get("examples", []):
-                outs = "; ".join(f"{o['form']!r} {o['prob']:.4f}" for o in ex["outputs"]) or "(none finished)"
+                outs = "; ".join(f"{o['form']!r} {o['prob']:.4g}" for o in ex["outputs"]) or "(none finished)"
                 rows.append([ex["lang"], ex["lemma"], ex["tags"], ex["gold"], outs, "yes" if ex["exact"] else "no",
                              ex["mass"]])
             text += md_table(["language", "lemma", "tags", "gold", "outputs (probability)", "exact", "mass"], rows)

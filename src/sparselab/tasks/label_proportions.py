@@ -104,6 +104,8 @@ def run(cfg, ctx) -> dict:
     grid = sorted(float(x) for x in tcfg.l2_grid)
     if grid != [10.0 ** k for k in range(-8, 3)]:
         reductions.append(f"L2 grid {grid} instead of the paper's decades 1e-8..1e2")
+    if (int(dcfg.n_train), int(dcfg.n_test)) != (1200, 1000):
+        reductions.append(f"{int(dcfg.n_train)} train / {int(dcfg.n_test)} test documents instead of 1200 / 1000")
     if int(tcfg.cv_folds) != 5:
         reductions.append(f"{int(tcfg.cv_folds)}-fold CV instead of the paper's 5")
     best = {f"l2_{m}_seed{r['seed']}": r[f"l2_{m}"] for r in per_seed for m in METRICS}

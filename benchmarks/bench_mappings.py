@@ -1,0 +1,291 @@
+"""Speed of sparselab.mappings against torch softmax / cross_entropy and the
+reference `entmax` 1.3 package, on CPU.
+
+    OMP_NUM_THREADS=2 .venv/bin/python benchmarks/bench_mappings.py [--quick]
+
+Writes reports/bench/mappings.md.  Method:
+* torch.set_num_threads(2) (override with --threads); one process; every
+  candidate is warmed up (torch.compile kernels are compiled) outside the timed
+  region; then repetitions are interleaved round-robin in a shuffled order, so
+  ours and the package see the same machine state, and the MEDIAN is reported
+  for the forward alone and for forward+backward.
+* Mappings: backward of y with a fixed random upstream gradient; losses:
+  backward of loss.sum() (reduction='sum' / the package's per-row losses summed).
+* "x softmax" is fwd+bwd time over torch.softmax's (cross_entropy's for losses);
+  "x pkg" is over the package's equivalent (its fastest variant).
+* nnz/row: mean number of nonzeros per row of the output (losses: of p*).
+  max|sum-1|: over all rows of the output, in float64 arithmetic.
+* alloc MB: bytes allocated by tensor ops during one forward+backward, from
+  torch.profiler(profile_memory=True) (sum of the positive per-op self
+  allocations).  It is the memory traffic a call creates, not a peak.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import sparselab.mappings as M  # noqa: E402
+from sparselab.mappings import _compile  # noqa: E402
+
+try:
+    import entmax as E
+except ImportError:  # pragma: no cover
+    E = None
+
+SHAPES = {
+    "attention 32x8x64x64": (32, 8, 64, 64),
+    "output 2048x32000": (2048, 32000),
+    "chars 8192x100": (8192, 100),
+}
+QUICK_SHAPES = {
+    "attention 8x8x64x64": (8, 8, 64, 64),
+    "output 256x32000": (256, 32000),
+    "chars 2048x100": (2048, 100),
+}
+
+
+def candidates(shape):
+    """(name, group, kind, fn(x, target, alpha_row) -> output, baseline name)."""
+    n = shape[-1]
+    two_d = len(shape) == 2
+    topk = 100 if n > 1000 else None
+    cs = [
+        ("softmax (torch)", "mapping", "ours", lambda x, t, a: torch.softmax(x, -1)),
+        ("sparsemax", "mapping", "ours", lambda x, t, a: M.sparsemax(x)),
+        ("entmax15", "mapping", "ours", lambda x, t, a: M.entmax15(x)),
+        ("entmax_bisect a=1.5", "mapping", "ours", lambda x, t, a: M.entmax_bisect(x, 1.5)),
+        ("entmax_bisect learned row a", "mapping", "ours", lambda x, t, a: M.entmax_bisect(x, a)),
+    ]
+    if E is not None:
+        cs += [
+            ("pkg sparsemax sort", "mapping", "pkg:sparsemax", lambda x, t, a: E.sparsemax(x, -1)),
+            ("pkg entmax15 sort", "mapping", "pkg:entmax15", lambda x, t, a: E.entmax15(x, -1)),
+            ("pkg entmax_bisect a=1.5", "mapping", "pkg:entmax_bisect a=1.5", lambda x, t, a: E.entmax_bisect(x, 1.5)),
+            ("pkg entmax_bisect learned row a", "mapping", "pkg:entmax_bisect learned row a",
+             lambda x, t, a: E.entmax_bisect(x, a)),
+        ]
+        if topk:
+            cs += [
+                (f"pkg sparsemax topk{topk}", "mapping", "pkg:sparsemax", lambda x, t, a: E.sparsemax(x, -1, k=topk)),
+                (f"pkg entmax15 topk{topk}", "mapping", "pkg:entmax15", lambda x, t, a: E.entmax15(x, -1, k=topk)),
+            ]
+    if two_d:
+        cs += [
+            ("cross_entropy (torch)", "loss", "ours", lambda x, t, a: F.cross_entropy(x, t, reduction="sum")),
+            ("sparsemax_loss", "loss", "ours", lambda x, t, a: M.sparsemax_loss(x, t, reduction="sum")),
+            ("entmax15_loss", "loss", "ours", lambda x, t, a: M.entmax15_loss(x, t, reduction="sum")),
+            ("fy_loss bisect a=1.5 (tensor a)", "loss", "ours",
+             lambda x, t, a: M.fy_loss(x, t, a.detach(), reduction="sum")),
+        ]
+        if E is not None:
+            cs += [
+                ("pkg sparsemax_loss sort", "loss", "pkg:sparsemax_loss", lambda x, t, a: E.sparsemax_loss(x, t).sum()),
+                ("pkg entmax15_loss sort", "loss", "pkg:entmax15_loss", lambda x, t, a: E.entmax15_loss(x, t).sum()),
+                ("pkg entmax_bisect_loss a=1.5", "loss", "pkg:fy_loss bisect a=1.5 (tensor a)",
+                 lambda x, t, a: E.entmax_bisect_loss(x, t, 1.5).sum()),
+            ]
+            if topk:
+                cs += [
+                    (f"pkg sparsemax_loss topk{topk}", "loss", "pkg:sparsemax_loss",
+                     lambda x, t, a: E.sparsemax_loss(x, t, topk).sum()),
+                    (f"pkg entmax15_loss topk{topk}", "loss", "pkg:entmax15_loss",
+                     lambda x, t, a: E.entmax15_loss(x, t, topk).sum()),
+                ]
+    return cs
+
+
+def make_inputs(shape, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(shape, generator=g)
+    up = torch.randn(shape, generator=g)
+    t = torch.randint(0, shape[-1], shape[:1], generator=g) if len(shape) == 2 else None
+    a = 1.5 + 0.1 * torch.rand(shape[:-1] + (1,), generator=g)  # learned-alpha stand-in
+    if len(shape) == 2:
+        a = a.clone()
+    return x, up, t, a
+
+
+def run_once(fn, kind, x, up, t, a, backward):
+    xx = x.detach().requires_grad_(backward)
+    aa = a.detach().requires_grad_(backward)
+    t0 = time.perf_counter()
+    y = fn(xx, t, aa)
+    if backward:
+        if kind == "mapping":
+            y.backward(up)
+        else:
+            y.backward()
+    return time.perf_counter() - t0, y
+
+
+def alloc_mb(fn, kind, x, up, t, a):
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        run_once(fn, kind, x, up, t, a, True)
+    total = sum(max(e.self_cpu_memory_usage, 0) for e in prof.events())
+    return total / 2**20
+
+
+def stats_of(fn, kind, x, t, a):
+    with torch.no_grad():
+        if kind == "mapping":
+            p = fn(x, t, a)
+        else:
+            return None, None
+        nnz = (p > 0).sum(-1).double().mean().item()
+        err = (p.double().sum(-1) - 1).abs().max().item()
+    return nnz, err
+
+
+def loss_support(name, x, a):
+    with torch.no_grad():
+        if "sparsemax" in name:
+            p = M.sparsemax(x)
+        elif "cross_entropy" in name:
+            p = torch.softmax(x, -1)
+        else:
+            p = M.entmax15(x)
+        return (p > 0).sum(-1).double().mean().item()
+
+
+def bench_shape(label, shape, reps, rng):
+    x, up, t, a = make_inputs(shape)
+    cands = candidates(shape)
+    rows = {}
+    # warm-up: compiles our kernels, fills caches
+    for name, group, kind_tag, fn in cands:
+        kind = group
+        t0 = time.perf_counter()
+        run_once(fn, kind, x, up, t, a, True)
+        run_once(fn, kind, x, up, t, a, False)
+        run_once(fn, kind, x, up, t, a, True)
+        rows[name] = {"group": group, "tag": kind_tag, "fwd": [], "fb": [], "warm": time.perf_counter() - t0}
+        print(f"  warm {name}: {rows[name]['warm']:.1f}s", flush=True)
+    order = list(range(len(cands)))
+    for r in range(reps):
+        rng.shuffle(order)
+        for i in order:
+            name, group, _, fn = cands[i]
+            rows[name]["fwd"].append(run_once(fn, group, x, up, t, a, False)[0])
+            rows[name]["fb"].append(run_once(fn, group, x, up, t, a, True)[0])
+    for name, group, _, fn in cands:
+        d = rows[name]
+        d["fwd_ms"] = 1e3 * statistics.median(d["fwd"])
+        d["fb_ms"] = 1e3 * statistics.median(d["fb"])
+        d["alloc"] = alloc_mb(fn, group, x, up, t, a)
+        nnz, err = stats_of(fn, group, x, t, a)
+        d["nnz"] = nnz if nnz is not None else loss_support(name, x, a)
+        d["err"] = err
+    return rows
+
+
+def ratios(rows):
+    base = {"mapping": rows["softmax (torch)"]["fb_ms"]}
+    if "cross_entropy (torch)" in rows:
+        base["loss"] = rows["cross_entropy (torch)"]["fb_ms"]
+    for name, d in rows.items():
+        d["x_base"] = d["fb_ms"] / base[d["group"]]
+    # ours vs the package's fastest equivalent
+    best_pkg = {}
+    for name, d in rows.items():
+        if d["tag"].startswith("pkg:"):
+            key = d["tag"][4:]
+            best_pkg[key] = min(best_pkg.get(key, float("inf")), d["fb_ms"])
+    for name, d in rows.items():
+        d["x_pkg"] = d["fb_ms"] / best_pkg[name] if d["tag"] == "ours" and name in best_pkg else None
+
+
+def fmt_table(label, rows):
+    out = [f"### {label}", "",
+           "| candidate | fwd ms | fwd+bwd ms | x softmax/CE | x pkg | nnz/row | max abs(sum-1) | alloc MB |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, d in rows.items():
+        xp = f"{d['x_pkg']:.2f}" if d.get("x_pkg") is not None else ""
+        err = f"{d['err']:.1e}" if d["err"] is not None else ""
+        out.append(f"| {name} | {d['fwd_ms']:.1f} | {d['fb_ms']:.1f} | {d['x_base']:.2f} | {xp} | "
+                   f"{d['nnz']:.1f} | {err} | {d['alloc']:.0f} |")
+    return "\n".join(out)
+
+
+TARGETS = [  # (candidate, metric, bound)
+    ("sparsemax", "x_base", 2.0), ("entmax15", "x_base", 2.0),
+    ("entmax_bisect a=1.5", "x_base", 4.0), ("entmax_bisect learned row a", "x_base", 4.0),
+    ("entmax15_loss", "x_base", 2.0),
+    ("sparsemax", "x_pkg", 0.5), ("entmax15", "x_pkg", 0.5), ("entmax_bisect a=1.5", "x_pkg", 0.5),
+    ("entmax_bisect learned row a", "x_pkg", 0.5), ("sparsemax_loss", "x_pkg", 0.5),
+    ("entmax15_loss", "x_pkg", 0.5), ("fy_loss bisect a=1.5 (tensor a)", "x_pkg", 0.5),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller shapes, fewer repetitions")
+    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default=str(ROOT / "reports" / "bench" / "mappings.md"))
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    reps = args.reps or (3 if args.quick else 9)
+    shapes = QUICK_SHAPES if args.quick else SHAPES
+    rng = random.Random(0)
+    load0 = os.getloadavg()
+    t_start = time.time()
+    sections, checks = [], []
+    for label, shape in shapes.items():
+        print(f"== {label}", flush=True)
+        rows = bench_shape(label, shape, reps, rng)
+        ratios(rows)
+        table = fmt_table(label, rows)
+        print(table, flush=True)
+        sections.append(table)
+        for cand, metric, bound in TARGETS:
+            if cand in rows and rows[cand].get(metric) is not None:
+                v = rows[cand][metric]
+                checks.append(f"| {label} | {cand} | {metric.replace('x_base', 'x softmax/CE').replace('x_pkg', 'x pkg')} "
+                              f"| <= {bound} | {v:.2f} | {'met' if v <= bound else 'NOT met'} |")
+    load1 = os.getloadavg()
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    head = [
+        "## sparselab.mappings benchmark", "",
+        f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}; run time {time.time() - t_start:.0f} s"
+        f"{' (--quick)' if args.quick else ''}",
+        f"- torch {torch.__version__}, entmax {getattr(E, '__version__', 'n/a')}, python {platform.python_version()}",
+        f"- threads: torch.get_num_threads() = {torch.get_num_threads()}; CPU: {cpu}; {os.cpu_count()} logical cores",
+        f"- load average (1 min) at start / end: {load0[0]:.1f} / {load1[0]:.1f} "
+        "(other jobs share this machine; ratios come from interleaved repetitions)",
+        f"- compiled kernels: SPARSELAB_COMPILE={'1' if _compile.ENABLED else '0'}, "
+        f"min numel {_compile.MIN_NUMEL}; {reps} interleaved repetitions, median; float32",
+        "- alloc MB = bytes allocated by ops in one fwd+bwd (torch.profiler profile_memory), not a peak.",
+        "",
+        "### Targets", "",
+        "| shape | candidate | metric | target | measured | |", "|---|---|---|---|---:|---|",
+        *checks, "",
+    ]
+    text = "\n".join(head) + "\n" + "\n\n".join(sections) + "\n"
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
