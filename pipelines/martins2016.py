@@ -21,8 +21,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (choose_profile, md_table, records, reference, report_dir, sweep,  # noqa: E402
                     write_configs, write_index)

@@ -49,9 +49,10 @@ def sparsemax_fwd(z):
     tau = torch.full_like(masked, -1.0, dtype=z.dtype)
     cnt = torch.ones_like(tau)
     for _ in range(K_SPARSEMAX):
-        s = (w > tau).to(z.dtype)
-        cnt = s.sum(-1, keepdim=True)
-        tau = ((w * s).sum(-1, keepdim=True) - 1) / cnt
+        on = w > tau
+        cnt = on.to(z.dtype).sum(-1, keepdim=True)
+        # where, not w * mask: a -inf score times 0 would be NaN
+        tau = (torch.where(on, w, 0.0).sum(-1, keepdim=True) - 1) / cnt
     p = torch.clamp(w - tau, min=0)
     # exact iff the support at tau equals the one tau was computed from
     cnt_final = (p > 0).to(z.dtype).sum(-1, keepdim=True)
@@ -75,10 +76,10 @@ def entmax15_fwd(z):
         F = (u * u).sum(-1, keepdim=True)
         # Newton on sqrt(F) - 1: tau += (F - sqrt F) / sum(u)
         tau = tau + (F - torch.sqrt(F)) / u.sum(-1, keepdim=True)
-    s = (w > tau).to(z.dtype)
-    cnt = s.sum(-1, keepdim=True)
-    mean = (w * s).sum(-1, keepdim=True) / cnt
-    d = (w - mean) * s
+    on = w > tau
+    cnt = on.to(z.dtype).sum(-1, keepdim=True)
+    mean = torch.where(on, w, 0.0).sum(-1, keepdim=True) / cnt
+    d = torch.where(on, w - mean, 0.0)
     ss = (d * d).sum(-1, keepdim=True)
     disc = (1 - ss) / cnt
     tau_star = mean - torch.sqrt(torch.clamp(disc, min=0))
