@@ -31,9 +31,19 @@ import torch
 
 NEG_INF = float("-inf")
 
-K_SPARSEMAX = 8
-K_ENTMAX15 = 8
-K_ALPHA = 6
+# Iteration counts, chosen by measurement on N(0,1) scores (attention 64,
+# characters 100, vocabulary 32000 classes): the share of rows whose support is
+# found after k steps.  Short rows need fewer steps than long ones (fewer
+# candidates near the top).  Unconverged rows are fixed up exactly, so these
+# only trade speed.  Values are (rows <= 1024, longer rows).
+K_SPARSEMAX = (5, 7)
+K_ENTMAX15 = (4, 6)
+K_ALPHA_BOUND = 3  # transcendental-free lower-bound steps before Newton
+K_ALPHA = 4
+
+
+def _k(ks, z):
+    return ks[0] if z.shape[-1] <= 1024 else ks[1]
 
 
 def _shift(z):
@@ -43,12 +53,31 @@ def _shift(z):
     return z - m, m, masked
 
 
+def _keep_in_row_loop(row_value, w):
+    """Return ``row_value`` (shape (R, 1)) as the result of a row reduction.
+
+    Inductor schedules a per-row elementwise result (e.g. a Newton update of the
+    threshold) as its own loop over the rows, which splits the fused kernel into
+    one pass over all rows per iteration.  Recomputing it as a max over the row
+    of ``row_value + 0`` (the 0 comes from ``w > 1``, always False as w <= 0,
+    and opaque to the compiler) keeps every iteration inside one loop per row, so
+    the row stays in L1/L2.  Cost: one extra cheap pass over a cached row.
+    """
+    zero = (w > 1.0).to(w.dtype)
+    return (row_value + zero).amax(-1, keepdim=True)
+
+
 # ------------------------------------------------------------------ sparsemax
+# The kernels return raw per-row reductions and let the caller compare them:
+# a per-row elementwise output (e.g. a bool "bad" flag) would be scheduled as a
+# separate loop over rows and break inductor's fusion of the row loops.
+
 def sparsemax_fwd(z):
+    """(p, cnt, cnt_final); exact iff cnt_final == cnt (or the row is masked/NaN)."""
     w, _, masked = _shift(z)
-    tau = torch.full_like(masked, -1.0, dtype=z.dtype)
+    tau = torch.full_like(w[..., :1], -1.0)
     cnt = torch.ones_like(tau)
-    for _ in range(K_SPARSEMAX):
+    for _ in range(_k(K_SPARSEMAX, z)):
         on = w > tau
         cnt = on.to(z.dtype).sum(-1, keepdim=True)
         # where, not w * mask: a -inf score times 0 would be NaN
@@ -56,37 +85,41 @@ def sparsemax_fwd(z):
     p = torch.clamp(w - tau, min=0)
     # exact iff the support at tau equals the one tau was computed from
     cnt_final = (p > 0).to(z.dtype).sum(-1, keepdim=True)
-    bad = (cnt_final != cnt) & ~masked & ~torch.isnan(tau)
-    return torch.where(masked, 0.0, p), bad
+    return torch.where(masked, 0.0, p), cnt, cnt_final
 
 
 def sparsemax_bwd(p, g):
-    s = (p > 0).to(g.dtype)
-    gs = g * s
-    return gs - s * (gs.sum(-1, keepdim=True) / s.sum(-1, keepdim=True).clamp_min(1))
+    on = p > 0
+    gs = torch.where(on, g, 0.0)
+    cnt = on.to(g.dtype).sum(-1, keepdim=True)
+    return gs - torch.where(on, gs.sum(-1, keepdim=True) / cnt.clamp_min(1), 0.0)
 
 
 # ------------------------------------------------------------------ 1.5-entmax
 def entmax15_fwd(z):
+    """(p, cnt, cnt_final, ss); exact iff cnt_final == cnt and ss <= 1."""
     w, _, masked = _shift(z)
     w = w * 0.5
-    tau = torch.full_like(masked, -1.0, dtype=z.dtype)
-    for _ in range(K_ENTMAX15):
+    tau = torch.full_like(w[..., :1], -1.0)
+    for _ in range(_k(K_ENTMAX15, z)):
         u = torch.clamp(w - tau, min=0)
         F = (u * u).sum(-1, keepdim=True)
         # Newton on sqrt(F) - 1: tau += (F - sqrt F) / sum(u)
-        tau = tau + (F - torch.sqrt(F)) / u.sum(-1, keepdim=True)
-    on = w > tau
-    cnt = on.to(z.dtype).sum(-1, keepdim=True)
-    mean = torch.where(on, w, 0.0).sum(-1, keepdim=True) / cnt
-    d = torch.where(on, w - mean, 0.0)
-    ss = (d * d).sum(-1, keepdim=True)
-    disc = (1 - ss) / cnt
-    tau_star = mean - torch.sqrt(torch.clamp(disc, min=0))
+        tau = _keep_in_row_loop(tau + (F - torch.sqrt(F)) / u.sum(-1, keepdim=True), w)
+    # Exact quadratic on the detected support S = {w > tau}, in one pass with
+    # values centred at tau (w - tau is in (0, 1] on S, so C - B^2/A is accurate
+    # to ~1 ulp of 1, which is all that 1 - ss needs).  (No shared bool mask:
+    # inductor would store it as a full-size buffer.)
+    v = torch.clamp(w - tau, min=0)
+    A = (v > 0).to(z.dtype).sum(-1, keepdim=True)
+    B = v.sum(-1, keepdim=True)
+    C = (v * v).sum(-1, keepdim=True)
+    mean = B / A
+    ss = C - B * mean
+    tau_star = tau + mean - torch.sqrt(torch.clamp((1 - ss) / A, min=0))
     u = torch.clamp(w - tau_star, min=0)
     cnt_final = (u > 0).to(z.dtype).sum(-1, keepdim=True)
-    bad = ((cnt_final != cnt) | (disc < 0)) & ~masked & ~torch.isnan(tau_star)
-    return torch.where(masked, 0.0, u * u), bad
+    return torch.where(masked, 0.0, u * u), A, cnt_final, ss
 
 
 def entmax15_bwd(p, g):
@@ -126,6 +159,17 @@ def make_alpha_fwd(beta_int):
     def alpha_fwd(z, eps, t0):
         w, m, masked = _shift(z)
         t = t0
+        inv_eps = 1.0 / eps
+        # Lower bounds without transcendentals (power-mean inequality): for any
+        # set T of entries, t* >= mean_T(w) + (1 - |T|^-eps)/eps.  With
+        # T = {w > t - 1/eps} (the entries that can still be in the support)
+        # this is Michelot's step at alpha = 2 and gets close to t* elsewhere.
+        for _ in range(K_ALPHA_BOUND):
+            on = w > t - inv_eps
+            cnt = on.to(z.dtype).sum(-1, keepdim=True)
+            mean = torch.where(on, w, 0.0).sum(-1, keepdim=True) / cnt
+            bound = mean - torch.expm1(-eps * torch.log(cnt)) * inv_eps
+            t = _keep_in_row_loop(torch.maximum(t, bound), w)
         F = torch.ones_like(t)
         F_prev = F
         for _ in range(K_ALPHA):
@@ -134,7 +178,7 @@ def make_alpha_fwd(beta_int):
             F_prev = F
             F = p.sum(-1, keepdim=True)
             S = s.sum(-1, keepdim=True)
-            t = t + _norm_step(F, S, eps)
+            t = _keep_in_row_loop(t + _norm_step(F, S, eps), w)
         v = torch.clamp(eps * (w - t), min=-1)
         p, _ = _power(v, eps, beta_int)
         Fn = p.sum(-1, keepdim=True)
@@ -168,8 +212,8 @@ def make_alpha_bwd(beta_int, need_alpha):
         xx = -eps * L
         small = xx.abs() < 0.5
         xs = torch.where(small, xx, 0.0)
-        acc = torch.full_like(xs, _PHI[-1])
-        for c in reversed(_PHI[:-1]):
+        acc = torch.full_like(xs, _PHI32[-1])
+        for c in reversed(_PHI32[:-1]):
             acc = acc * xs + c
         t_series = p * L * L * acc
         # direct form (p^{1-eps} - p (1 + x)) / eps^2; exp((1-eps) L) cannot overflow
@@ -182,4 +226,6 @@ def make_alpha_bwd(beta_int, need_alpha):
     return alpha_bwd
 
 
-_PHI = [1.0 / __import__("math").factorial(k + 2) for k in range(15)]
+# Phi(x) = sum_k x^k/(k+2)! on |x| < 1/2: 10 terms leave < 1e-11 (these kernels
+# run in float32 only; the eager float64 path in bisect.py keeps 15 terms).
+_PHI32 = [1.0 / __import__("math").factorial(k + 2) for k in range(10)]

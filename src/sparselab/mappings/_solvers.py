@@ -55,7 +55,8 @@ def sparsemax_lastdim(z: torch.Tensor) -> torch.Tensor:
     if _compile.use_compiled(z):
         out = _compile.run_rows(_fused.sparsemax_fwd, z)
         if out is not None:
-            p, bad = out
+            p, cnt, cnt_final = out
+            bad = (cnt_final != cnt) & (cnt > 0)  # cnt = 0: masked; NaN rows compare False
             if bool(bad.any()):
                 _compile.fix_rows(p, z, bad, sparsemax_sort)
             return p
@@ -94,7 +95,8 @@ def entmax15_lastdim(z: torch.Tensor) -> torch.Tensor:
     if _compile.use_compiled(z):
         out = _compile.run_rows(_fused.entmax15_fwd, z)
         if out is not None:
-            p, bad = out
+            p, cnt, cnt_final, ss = out
+            bad = ((cnt_final != cnt) | (ss > 1)) & (cnt > 0)
             if bool(bad.any()):
                 _compile.fix_rows(p, z, bad, entmax15_sort)
             return p

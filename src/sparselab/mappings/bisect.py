@@ -143,7 +143,7 @@ def entmax_alpha_lastdim(z: torch.Tensor, eps, n_iter=None, return_state: bool =
         out = _compile.run_rows(fn, z, e2, _compile.rows2d(t0))
         if out is not None:
             p, m, t, res, _, masked = out
-            it = _fused.K_ALPHA
+            it = _fused.K_ALPHA_BOUND + _fused.K_ALPHA
             # exact once the residual is at float32 rounding level; else carry on
             # eagerly from t for the (rare) rows that are not there yet.
             bad = ~((res <= _RES_TOL) | masked | torch.isnan(res))
