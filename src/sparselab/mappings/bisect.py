@@ -20,6 +20,11 @@ Iteration stops at float exactness: the residual |sum p - 1| stops shrinking
 (rounding floor) or the step is below a few ulps of t; or after ``n_iter``
 steps when that is given.  The output is renormalised.
 
+Large float32 inputs run the same iteration as one fused torch.compile kernel
+(`_fused.make_alpha_fwd`, fixed step count, residual-checked, unconverged rows
+continue here); ``n_iter`` given, float64, alpha > 2 or small inputs run the
+eager loop below.
+
 Backward w.r.t. z: Peters et al. 2019 Prop. 2, s = p^{2-alpha},
     J^T g = s*g - s * sum(s*g)/sum(s).
 Backward w.r.t. alpha: Correia, Niculae & Martins 2019, Prop. 1,

@@ -1,0 +1,147 @@
+"""The torch.compile'd kernels (`_fused.py`) against the eager exact solvers.
+
+Inputs here are above `_compile.MIN_NUMEL`, so the default (compiled) path
+runs; the reference is the same call with compilation switched off.  The first
+run on a machine compiles C++ (roughly a minute for this file on 2 cores);
+inductor's cache makes later runs fast.
+"""
+import contextlib
+
+import pytest
+import torch
+
+import sparselab.mappings as M
+from sparselab.mappings import _compile
+from sparselab.mappings import bisect as bisect_mod
+
+NEG_INF = float("-inf")
+pytestmark = pytest.mark.skipif(not _compile.ENABLED, reason="SPARSELAB_COMPILE=0")
+
+
+@contextlib.contextmanager
+def eager():
+    old = _compile.ENABLED
+    _compile.ENABLED = False
+    try:
+        yield
+    finally:
+        _compile.ENABLED = old
+
+
+def _scores(shape, seed=0, scale=2.0):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(shape, generator=g) * scale
+    flat = x.view(-1, shape[-1])
+    flat[1, ::3] = NEG_INF  # a masked row part
+    flat[2] = NEG_INF  # a fully masked row
+    return x
+
+
+def _run(fn, x, g, alpha=None):
+    xx = x.clone().requires_grad_(True)
+    args = (xx,) if alpha is None else (xx, alpha.clone().requires_grad_(True))
+    y = fn(*args)
+    (y * g).sum().backward()
+    return y.detach(), xx.grad, (args[1].grad if alpha is not None else None)
+
+
+def _close(a, b, tol=2e-6):
+    assert a.shape == b.shape
+    same = (torch.isnan(a) & torch.isnan(b)) | (a == b)  # NaN rows, +inf losses
+    err = torch.where(same, 0.0, (a - b).abs()).max().item()
+    scale = max(1.0, torch.where(torch.isfinite(b), b.abs(), 0.0).max().item())
+    assert err <= tol * scale, f"{err:.3g} > {tol * scale:.3g}"
+
+
+CASES = {
+    "sparsemax": (M.sparsemax, None),
+    "entmax15": (M.entmax15, None),
+    "bisect_1.5": (lambda x: M.entmax_bisect(x, 1.5), None),  # alpha = 1 + 1/2: integer power
+    "bisect_1.3": (lambda x: M.entmax_bisect(x, 1.3), None),
+    "bisect_row_alpha": (lambda x, a: M.entmax_bisect(x, a), "rows"),
+}
+
+
+@pytest.mark.parametrize("shape", [(4, 8, 32, 64), (24, 2000)], ids=["attention", "long"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_compiled_matches_eager(name, shape):
+    fn, kind = CASES[name]
+    x = _scores(shape)
+    g = torch.randn(shape, generator=torch.Generator().manual_seed(1))
+    alpha = None
+    if kind == "rows":
+        alpha = 1.05 + 0.9 * torch.rand(shape[:-1] + (1,), generator=torch.Generator().manual_seed(2))
+    n_before = len(_compile._compiled)
+    got = _run(fn, x, g, alpha)
+    assert len(_compile._compiled) >= max(n_before, 1) and not _compile._failed
+    with eager():
+        ref = _run(fn, x, g, alpha)
+    for a, b in zip(got, ref):
+        if b is not None:
+            _close(a, b, tol=2e-5 if kind == "rows" else 2e-6)
+    p = got[0].view(-1, shape[-1])
+    assert (p[2] == 0).all() and (p[1, ::3] == 0).all()
+    assert torch.allclose(p[[0, 1, 3]].sum(-1), torch.ones(3), atol=1e-5)
+
+
+def test_nan_row_and_dim_and_bf16_on_compiled_path():
+    x = torch.randn(64, 1000, generator=torch.Generator().manual_seed(3))
+    x[5, 7] = float("nan")
+    for fn in (M.sparsemax, M.entmax15, lambda v, dim=-1: M.entmax_bisect(v, 1.3, dim=dim)):
+        p = fn(x)
+        assert torch.isnan(p[5]).all() and torch.isfinite(p[[0, 6]]).all()
+        xt = x.t().contiguous()
+        assert torch.allclose(fn(xt, dim=0), p.t(), atol=1e-6, equal_nan=True)
+        pb = fn(x.to(torch.bfloat16))
+        assert pb.dtype == torch.bfloat16
+        assert (pb.float()[[0, 6]].sum(-1) - 1).abs().max() < 1e-2
+
+
+def test_fix_up_of_rows_needing_many_iterations():
+    """Rows z = -c * arange(n) make Michelot / Newton need ~log2(1/c) steps,
+    more than the fixed K of the kernels: they must be re-solved exactly."""
+    n = 20000
+    rows = [-c * torch.arange(n, dtype=torch.float32) for c in (1e-4, 3e-5, 1e-5)]
+    x = torch.stack(rows + [torch.randn(n)])
+    for fn in (M.sparsemax, M.entmax15, lambda v: M.entmax_bisect(v, 1.3)):
+        p = fn(x)
+        with eager():
+            ref = fn(x)
+        _close(p, ref, tol=1e-6)
+        assert torch.allclose(p.sum(-1), torch.ones(4), atol=1e-5)
+    p, n_iter = M.entmax_bisect(x, 1.3, return_n_iter=True)
+    assert n_iter >= 1
+
+
+@pytest.mark.parametrize("alpha", [1.5, 2.0, "rows"])
+def test_compiled_losses_match_eager(alpha):
+    x = torch.randn(64, 2000, generator=torch.Generator().manual_seed(4)) * 2
+    x[3, 10] = NEG_INF
+    t = torch.randint(0, 2000, (64,), generator=torch.Generator().manual_seed(5))
+    t[7] = -100
+    t[3] = 10  # -inf gold -> +inf
+    a = torch.linspace(1.1, 1.9, 64).reshape(64, 1) if alpha == "rows" else alpha
+
+    def run():
+        xx = x.clone().requires_grad_(True)
+        aa = a.clone().requires_grad_(True) if alpha == "rows" else a
+        rows = M.fy_loss(xx, t, aa, reduction="none")
+        rows[torch.isfinite(rows)].sum().backward()
+        return rows.detach(), xx.grad, (aa.grad if alpha == "rows" else None)
+
+    got = run()
+    with eager():
+        ref = run()
+    assert got[0][3] == float("inf") and got[0][7] == 0
+    for u, v in zip(got, ref):
+        if v is not None:
+            _close(u, v, tol=2e-5)
+
+
+def test_bisection_iteration_count_on_compiled_path():
+    x = torch.randn(256, 1000, generator=torch.Generator().manual_seed(6))
+    p, n = M.entmax_bisect(x, 1.3, return_n_iter=True)
+    assert n <= 12 and bisect_mod.last_n_iter == n
+    with eager():
+        ref = M.entmax_bisect(x.double(), 1.3)
+    assert (p.double() - ref).abs().max() < 1e-6
