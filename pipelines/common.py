@@ -40,6 +40,13 @@ def choose_profile(arg: str | None) -> str:
     return profile
 
 
+def launcher_overrides(launcher: str | None, jobs: int | None) -> list[str]:
+    """Hydra launcher overrides for a pipeline's plan; ``--jobs 1`` means the in-process basic launcher."""
+    if not launcher or (jobs is not None and jobs <= 1):
+        return []
+    return [f"hydra/launcher={launcher}"] + ([f"hydra.launcher.n_jobs={jobs}"] if jobs else [])
+
+
 def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True) -> None:
     """Run (or resume) an experiment's sweep in a subprocess.
 

@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (choose_profile, md_table, records, reference, report_dir, sweep,  # noqa: E402
+from common import (choose_profile, launcher_overrides, md_table, records, reference, report_dir, sweep,  # noqa: E402
                     write_configs, write_index)
 
 PAPER = "martins2016"
@@ -53,11 +53,7 @@ ARTIFACTS = [
 
 def run_all(profile: str, jobs: int | None) -> None:
     plan = PLAN[profile]
-    launcher = []
-    if plan["launcher"] and (jobs is None or jobs > 1):
-        launcher = [f"hydra/launcher={plan['launcher']}"]
-        if jobs:
-            launcher.append(f"hydra.launcher.n_jobs={jobs}")
+    launcher = launcher_overrides(plan["launcher"], jobs)
     sweep(T2, profile, [*plan["table2"], *launcher])
     sweep(F3, profile, [*plan["figure3"], *launcher])
 

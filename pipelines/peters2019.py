@@ -25,7 +25,7 @@ from pathlib import Path
 from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (choose_profile, md_table, records, reference, report_dir, sweep,  # noqa: E402
+from common import (choose_profile, launcher_overrides, md_table, records, reference, report_dir, sweep,  # noqa: E402
                     write_configs, write_index)
 
 PAPER = "peters2019"
@@ -63,11 +63,7 @@ def setting_of(rec) -> str:
 
 def run_all(profile: str, jobs: int | None) -> None:
     plan = PLAN[profile]
-    launcher = []
-    if plan["launcher"] and (jobs is None or jobs > 1):
-        launcher = [f"hydra/launcher={plan['launcher']}"]
-        if jobs:
-            launcher.append(f"hydra.launcher.n_jobs={jobs}")
+    launcher = launcher_overrides(plan["launcher"], jobs)
     for setting in plan["settings"]:
         seeds = ",".join(map(str, plan["seeds"]))
         sweep(f"{PAPER}/table1_{setting}", profile, [f"seed={seeds}", *launcher])

@@ -169,13 +169,20 @@ def fit(design: Design, T: np.ndarray, loss: str, l2: float, init: LinearModel |
     return LinearModel(x[: d * K].reshape(d, K).copy(), x[d * K:].copy(), int(res.nit), bool(res.success))
 
 
+def warm_path(design: Design, T: np.ndarray, loss: str, l2_values, max_iter: int = 100):
+    """Yield (l2, model) from the strongest to the weakest penalty, each fit warm-started from the last.
+
+    A generator, so callers that need only the path down to some L2 stop early.
+    """
+    prev = None
+    for l2 in sorted((float(v) for v in l2_values), reverse=True):
+        prev = fit(design, T, loss, l2, init=prev, max_iter=max_iter)
+        yield l2, prev
+
+
 def fit_path(design: Design, T: np.ndarray, loss: str, l2_values, max_iter: int = 100) -> dict[float, LinearModel]:
-    """Fit along the L2 path from the strongest to the weakest penalty, each warm-started from the last."""
-    models, prev = {}, None
-    for l2 in sorted(l2_values, reverse=True):
-        prev = fit(design, T, loss, float(l2), init=prev, max_iter=max_iter)
-        models[float(l2)] = prev
-    return models
+    """Every model of the warm-started L2 path, keyed by L2."""
+    return dict(warm_path(design, T, loss, l2_values, max_iter))
 
 
 def distribution(Z: np.ndarray, loss: str, scale: float = 1.0) -> np.ndarray:

@@ -54,21 +54,18 @@ def one_seed(K: int, length: float, mixture: str, seed: int, loss: str, dcfg, tc
     for tr, ho in mulan.kfold_indices(n, int(tcfg.cv_folds), seed):
         st = linear.Standardizer(Xtr[tr])
         D_tr, D_ho = st.design(Xtr[tr]), st.design(Xtr[ho])
-        prev = None
-        for l2 in l2_desc:
-            prev = linear.fit(D_tr, Qtr[tr], loss, l2, init=prev, max_iter=max_iter)
-            ctx.samples_seen += prev.n_iter * len(tr)
-            oof[l2][ho] = linear.distribution(prev.scores(D_ho), loss)
+        for l2, model in linear.warm_path(D_tr, Qtr[tr], loss, l2_desc, max_iter):
+            ctx.samples_seen += model.n_iter * len(tr)
+            oof[l2][ho] = linear.distribution(model.scores(D_ho), loss)
     cv = {l2: proportion_metrics(oof[l2], Qtr) for l2 in l2_desc}
     chosen = {m: min(l2_desc, key=lambda l2: (cv[l2][m], -l2)) for m in METRICS}  # ties: larger L2
     st = linear.Standardizer(Xtr)
     D_all, D_te = st.design(Xtr), st.design(Xte)
-    prev, test_at = None, {}
-    for l2 in l2_desc:
-        prev = linear.fit(D_all, Qtr, loss, l2, init=prev, max_iter=max_iter)
-        ctx.samples_seen += prev.n_iter * n
+    test_at = {}
+    for l2, model in linear.warm_path(D_all, Qtr, loss, l2_desc, max_iter):
+        ctx.samples_seen += model.n_iter * n
         if l2 in chosen.values():
-            test_at[l2] = proportion_metrics(linear.distribution(prev.scores(D_te), loss), Qte)
+            test_at[l2] = proportion_metrics(linear.distribution(model.scores(D_te), loss), Qte)
         if l2 == min(chosen.values()):
             break
     out = {m: test_at[chosen[m]][m] for m in METRICS}

@@ -113,13 +113,11 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
         rows = training_rows(Ytr[tr], loss)
         D_fit = D_tr.rows(rows)
         T = targets(Ytr[tr][rows], loss)
-        prev = None
-        for l2 in l2_desc:
-            prev = linear.fit(D_fit, T, loss, l2, init=prev, max_iter=max_iter)
-            iters += prev.n_iter
+        for l2, model in linear.warm_path(D_fit, T, loss, l2_desc, max_iter):
+            iters += model.n_iter
             if ctx is not None:
-                ctx.samples_seen += prev.n_iter * len(rows)
-            oof[l2][ho] = prev.scores(D_ho)
+                ctx.samples_seen += model.n_iter * len(rows)
+            oof[l2][ho] = model.scores(D_ho)
         log.info("%sfold %d/%d: %d L-BFGS iterations so far, %.1fs", tag.lstrip("_") + " " if tag else "", k + 1,
                  folds, iters, time.time() - t0)
     cv_time = time.time() - t0
@@ -140,9 +138,7 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
     D_all, D_te = st.design(Xtr), st.design(split.X_test)
     rows = training_rows(Ytr, loss)
     D_fit, T = D_all.rows(rows), targets(Ytr[rows], loss)
-    prev = None
-    for l2 in l2_desc:
-        prev = linear.fit(D_fit, T, loss, l2, init=prev, max_iter=max_iter)
+    for l2, prev in linear.warm_path(D_fit, T, loss, l2_desc, max_iter):
         iters += prev.n_iter
         if ctx is not None:
             ctx.samples_seen += prev.n_iter * len(rows)
