@@ -50,10 +50,13 @@ def _load(cfg: DictConfig):
 
 
 def _loader(data, src, tgt, batch_size, shuffle=False, seed=0):
+    """Evaluation loaders keep file order; the training loader (shuffle) batches by length."""
     ds = sg.InflectionDataset(data, src, tgt)
-    g = torch.Generator().manual_seed(int(seed))
-    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=shuffle, collate_fn=sg.collate,
-                                           generator=g, num_workers=0)
+    if shuffle:
+        sampler = sg.BucketBatchSampler(ds, batch_size, seed=int(seed))
+        return ds, torch.utils.data.DataLoader(ds, batch_sampler=sampler, collate_fn=sg.collate, num_workers=0)
+    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=sg.collate,
+                                           num_workers=0)
 
 
 def _build_model(mcfg: dict, n_src: int, n_tgt: int, attn_alpha: float) -> Seq2Seq:
