@@ -1,14 +1,14 @@
 """alpha-entmax for any alpha >= 1 by root finding on the threshold.
 
-alpha-entmax (Peters, Niculae & Martins 2019, Eq. 6 / Def. 1):
+alpha-entmax (Peters, Niculae & Martins 2019; the definition and its closed form):
 
     p_i = [(alpha - 1) z_i - tau]_+^{1/(alpha-1)},   tau such that sum_i p_i = 1.
 
 Parametrisation.  With eps = alpha - 1, w = z - max(z) and tau = eps*t - 1,
     p_i(t) = (1 + eps (w_i - t))_+^{1/eps} = exp(log1p(eps (w_i - t)) / eps),
 which is continuous at eps = 0, where it is exp(w_i - t) (softmax, t = logsumexp).
-The root t* lies in [0, (1 - n^{-eps}) / eps] (Peters et al. 2019, Sec. 3.2
-bracket, rescaled).  Instead of bisecting we take Newton steps on
+The root t* lies in [0, (1 - n^{-eps}) / eps] (the bisection bracket of Peters
+et al. 2019, rescaled).  Instead of bisecting we take Newton steps on
 g(t) = ||u(t)||_beta - 1 = (sum_i p_i)^eps - 1, u = (1 + eps (w - t))_+,
 beta = 1/eps: for alpha <= 2 it is a norm of a convex vector function, hence
 convex and decreasing, so Newton climbs monotonically from t = 0; it is nearly
@@ -25,7 +25,7 @@ Large float32 inputs run the same iteration as one fused torch.compile kernel
 continue here); ``n_iter`` given, float64, alpha > 2 or small inputs run the
 eager loop below.
 
-Backward w.r.t. z: Peters et al. 2019 Prop. 2, s = p^{2-alpha},
+Backward w.r.t. z: Peters et al. 2019, Prop. 1, s = p^{2-alpha},
     J^T g = s*g - s * sum(s*g)/sum(s).
 Backward w.r.t. alpha: Correia, Niculae & Martins 2019, Prop. 1,
     dp_i/dalpha = (p_i - p~_i)/(alpha-1)^2 - (p_i log p_i - p~_i sum_j p_j log p_j)/(alpha-1),
@@ -253,7 +253,8 @@ def alpha_grad(p: torch.Tensor, s: torch.Tensor, logp: torch.Tensor, eps, g: tor
 
 
 class EntmaxBisectFunction(torch.autograd.Function):
-    """alpha-entmax over the last dim; ``alpha`` a float or a tensor (..., 1)."""
+    """alpha-entmax over the last dim (Peters et al. 2019; backward Prop. 1, alpha-gradient
+    Correia et al. 2019, Prop. 1); ``alpha`` a float or a tensor (..., 1)."""
 
     @staticmethod
     def forward(ctx, x, alpha, n_iter):
@@ -305,7 +306,8 @@ def _bisect_kernel(x, alpha, n_iter):
 
 
 def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return_n_iter: bool = False):
-    """alpha-entmax along ``dim`` for any alpha >= 1 (Peters et al. 2019, Eq. 6).
+    """alpha-entmax along ``dim`` for any alpha >= 1: p = [(alpha-1) z - tau]_+^{1/(alpha-1)}
+    (Peters et al. 2019, alpha-entmax closed form; gradient Prop. 1).
 
     ``alpha``: float, or tensor broadcastable to ``x`` with size 1 along ``dim``
     (one alpha per row / head); differentiable (Correia et al. 2019, Prop. 1).

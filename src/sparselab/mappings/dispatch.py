@@ -11,8 +11,11 @@ from .sparsemax import sparsemax
 
 
 def entmax(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None) -> torch.Tensor:
-    """alpha-entmax along ``dim``: alpha == 1 -> softmax, 1.5 -> exact entmax15,
-    2 -> sparsemax, any other alpha (or a tensor alpha) -> ``entmax_bisect``."""
+    """alpha-entmax along ``dim`` (Peters et al. 2019):
+        argmax_{p in simplex} <p, z> + H^T_alpha(p) = [(alpha-1) z - tau]_+^{1/(alpha-1)}.
+    alpha == 1 -> softmax, 1.5 -> exact entmax15 (Peters et al. 2019, Alg. 2),
+    2 -> sparsemax (Martins & Astudillo 2016, Alg. 1), any other alpha (or a tensor
+    alpha) -> ``entmax_bisect``."""
     check_input(x)
     if x.ndim:
         alpha = check_alpha(alpha, x, canonical_dim(x, dim))

@@ -3,8 +3,8 @@
     entmax15(z) = argmax_{p in simplex} <p, z> + H^T_{1.5}(p) = [z/2 - tau]_+^2
 
 Forward: the exact threshold of Alg. 2 (sort-based; a quadratic in tau on the
-support).  Backward: the alpha-entmax Jacobian (Peters et al. 2019, Prop. 2 /
-Eq. 10) at alpha = 1.5, with s = p^{2-alpha} = sqrt(p):
+support).  Backward: the alpha-entmax Jacobian (Peters et al. 2019, Prop. 1) at
+alpha = 1.5, with s = p^{2-alpha} = sqrt(p):
     J^T g = s * g - s * (sum(s * g) / sum(s)).
 """
 from __future__ import annotations

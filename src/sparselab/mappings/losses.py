@@ -1,11 +1,11 @@
 """Fenchel-Young losses with Tsallis regularisers (Blondel, Martins & Niculae
-2020; Peters et al. 2019, Eq. 11), in the calling conventions of
+2020, the Fenchel-Young loss L_Omega; Peters et al. 2019, entmax losses), in the calling conventions of
 ``torch.nn.functional.cross_entropy``.
 
     L(z; y) = Omega*(z) + Omega(y) - <z, y>,  Omega = -H_alpha (Tsallis)
             = <z, p* - y> + H_alpha(p*) - H_alpha(y),   p* = alpha-entmax(z)
 
-Gradients: dL/dz = p* - y (Peters et al. 2019, Prop. 3) and, by Danskin's
+Gradients: dL/dz = p* - y (Blondel et al. 2020, gradient of L_Omega) and, by Danskin's
 theorem, dL/dalpha = dH_alpha/dalpha(p*) - dH_alpha/dalpha(y), so the loss is
 differentiable w.r.t. a tensor alpha (one per row allowed).
 
@@ -95,7 +95,8 @@ def _loss_grad(p, target, g, dist: bool, ignore_index: int):
 
 
 class FYLossFunction(torch.autograd.Function):
-    """Row losses for 2-D scores (M, C).  ``target``: (M,) indices or (M, C) probs.
+    """Row losses L(z; y) = <z, p* - y> + H^T_alpha(p*) - H^T_alpha(y) (Blondel et al. 2020)
+    for 2-D scores (M, C), backward p* - y.  ``target``: (M,) indices or (M, C) probs.
 
     Ignored rows (index targets equal to ``ignore_index``) get loss 0 and zero
     gradient.  ``alpha``: float or tensor (M, 1).
@@ -149,7 +150,11 @@ def _alpha_rows(alpha, scores, batch_shape, class_dim):
 
 
 def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: int = -100, n_iter=None):
-    """Fenchel-Young loss with the Tsallis-alpha regulariser (alpha-entmax loss).
+    """Fenchel-Young loss with the Tsallis-alpha regulariser (alpha-entmax loss):
+        L(z; y) = Omega*(z) + Omega(y) - <z, y>,  Omega = -H^T_alpha
+    (Blondel et al. 2020; Peters et al. 2019); gradient p* - y with p* = alpha-entmax(z).
+    alpha = 2 is the sparsemax loss of Martins & Astudillo 2016 (Eq. 26 for
+    label-proportion targets).
 
     Mirrors ``F.cross_entropy``: ``scores`` (C,), (N, C) or (N, C, d1, ...) with
     classes on dim 1; ``target`` class indices (), (N) or (N, d1, ...) honouring
@@ -224,7 +229,8 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
 
 
 def softmax_loss(scores, target, reduction: str = "mean", ignore_index: int = -100):
-    """Fenchel-Young loss at alpha = 1 (cross-entropy; KL for probability targets)."""
+    """Fenchel-Young loss at alpha = 1 (Blondel et al. 2020): logsumexp(z) - <z, y> - H(y),
+    i.e. cross-entropy (KL for probability targets)."""
     return fy_loss(scores, target, 1.0, reduction, ignore_index)
 
 

@@ -18,10 +18,10 @@ ALPHA_MIN, ALPHA_MAX = 1.01, 2.0
 
 
 class Entmax(nn.Module):
-    """alpha-entmax along ``dim`` with a fixed or learned alpha.
+    """alpha-entmax along ``dim`` (Peters et al. 2019) with a fixed or learned alpha.
 
     Fixed: ``Entmax(alpha=1.5)`` dispatches like :func:`entmax`.
-    Learned (Correia et al. 2019): ``Entmax(learnable=True, num_heads=H)`` keeps a
+    Learned (Correia et al. 2019; alpha-gradient of their Prop. 1): ``Entmax(learnable=True, num_heads=H)`` keeps a
     parameter ``a`` (shape (H,), or () without heads) and uses
     alpha = clamp(1 + sigmoid(a), 1.01, 2).  ``a`` ~ N(0, 1) unless ``alpha_init``
     (an initial alpha in (1, 2)) is given.  With heads, the input is
@@ -86,7 +86,8 @@ class Entmax(nn.Module):
 
 
 class FYLoss(nn.Module):
-    """Fenchel-Young (alpha-entmax) loss as a module; see :func:`fy_loss`."""
+    """Fenchel-Young (alpha-entmax) loss as a module (Blondel et al. 2020; Peters et al. 2019):
+    L(z; y) = Omega*(z) + Omega(y) - <z, y> with Omega = -H^T_alpha; see :func:`fy_loss`."""
 
     def __init__(self, alpha=1.5, reduction: str = "mean", ignore_index: int = -100, n_iter=None):
         super().__init__()

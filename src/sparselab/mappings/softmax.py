@@ -19,5 +19,7 @@ def _softmax_lastdim(x: torch.Tensor) -> torch.Tensor:
 
 
 def softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    """softmax along ``dim``; a fully ``-inf`` row returns zeros (torch: NaN)."""
+    """softmax along ``dim``: p_i = exp(z_i) / sum_j exp(z_j) (Bridle 1990), which is
+    alpha-entmax at alpha = 1 (Peters et al. 2019).  A fully ``-inf`` row returns
+    zeros (torch: NaN)."""
     return apply_lastdim(_softmax_lastdim, x, dim)

@@ -4,7 +4,7 @@
 
 Forward: the threshold ``tau`` of Alg. 1 (sort, cumulative sums, support size
 k(z) = max{k : 1 + k z_(k) > sum_{j<=k} z_(j)}, tau = (sum_{j<=k} z_(j) - 1)/k).
-Backward: the Jacobian of Eq. 8 / Prop. 2, J = diag(s) - s s^T / |S| with s the
+Backward: the sparsemax Jacobian of Martins & Astudillo 2016, J = diag(s) - s s^T / |S| with s the
 support indicator, so J^T g = s * (g - mean_{S} g).
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ def sparsemax_backward(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
 
 
 def sparsemax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    """sparsemax along ``dim`` (Martins & Astudillo 2016, Alg. 1; Jacobian Eq. 8).
+    """sparsemax along ``dim`` (Martins & Astudillo 2016, Alg. 1 and its Jacobian).
 
     Rows that are entirely ``-inf`` map to all zeros; a NaN anywhere in a row makes
     that whole row NaN.  float16/bfloat16 are computed in float32.

@@ -1,4 +1,5 @@
-"""Tsallis alpha-entropies (Tsallis 1988; Peters et al. 2019, Eq. 9) and their
+"""Tsallis alpha-entropies (Tsallis 1988; the regulariser of alpha-entmax in Peters
+et al. 2019) and their
 derivative in alpha, in a form that is stable as alpha -> 1.
 
     H_alpha(p) = (1 - sum_i p_i^alpha) / (alpha (alpha - 1)),   H_1 = Shannon.
@@ -65,7 +66,9 @@ def tsallis_lastdim(p: torch.Tensor, alpha, need_dalpha: bool = False):
 
 
 class TsallisEntropyFunction(torch.autograd.Function):
-    """H_alpha over the last dim; grads w.r.t. p (on the simplex) and alpha."""
+    """H^T_alpha over the last dim (Tsallis 1988); grads w.r.t. p (on the simplex) and
+    alpha, both of the stable form in the module docstring (on the simplex its p-gradient
+    equals that of the definition up to a constant, which the simplex tangent ignores)."""
 
     @staticmethod
     def forward(ctx, p, alpha):
@@ -99,7 +102,8 @@ class TsallisEntropyFunction(torch.autograd.Function):
 
 
 def tsallis_entropy(p: torch.Tensor, alpha=1.5, dim: int = -1) -> torch.Tensor:
-    """Tsallis alpha-entropy of distributions ``p`` along ``dim`` (Shannon at alpha=1).
+    """Tsallis alpha-entropy along ``dim`` (Tsallis 1988; as used by Peters et al. 2019):
+        H^T_alpha(p) = (1 - sum_i p_i^alpha) / (alpha (alpha - 1)),  H^T_1 = -sum_i p_i log p_i.
 
     ``p`` is assumed to lie on the simplex (the stable form uses sum p = 1).
     ``alpha``: float, or tensor broadcastable to ``p`` with size 1 along ``dim``;
