@@ -110,8 +110,14 @@ def reductions(profile: str, recs: list[dict]) -> list[str]:
         f"lines per language, beam {t['beam']}",
         f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder, emb {m['emb_size']}, "
         f"hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2/2 layers, 300/300, 0.3)",
-        f"training: Adam lr {t['lr']}, batch {t['batch_size']}, max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}",
+        f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
+        f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}",
     ]
+    epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
+              for r in recs if r["metrics"].get("train_samples") and r.get("extra", {}).get("n_train")]
+    if epochs:
+        lines.append(f"epochs actually trained: {min(epochs):.2f}–{max(epochs):.2f} "
+                     f"(paper: until dev accuracy stops improving)")
     return lines
 
 
