@@ -44,3 +44,21 @@ def test_smoke_pipeline(tmp_path):
     for d in run_dirs:
         assert (d / "model.pt").exists() and (d / "vocab.json").exists()
         assert len(list((d / "predictions").iterdir())) == 3
+
+
+@pytest.mark.slow
+def test_model_selection_sees_the_last_training_step(tmp_path):
+    """max_steps ending mid-epoch, between two val_check_interval checks: a final validation still runs."""
+    import json
+    env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
+               HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
+                           "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",
+                           "task.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2"],
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    recs = list((tmp_path / "runs").rglob("run.json"))
+    assert len(recs) == 1
+    rec = json.loads(recs[0].read_text())
+    steps = [h["step"] for h in rec["extra"]["history"]]
+    assert steps == [4, 7], steps

@@ -207,6 +207,10 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     trainer = make_trainer(cfg.trainer, ctx, **extra_kw)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
+    if not module.history or module.history[-1]["step"] != trainer.global_step:
+        # Lightning counts val_check_interval within each epoch, so the steps after the last check
+        # (up to a whole interval when max_steps ends mid-epoch) would never reach model selection.
+        trainer.validate(module, val_dl, verbose=False)
     fit_time = time.time() - t0
     model.cpu()  # decoding and statistics run on CPU (the beam search keeps its bookkeeping there)
     if module.best_state is not None:

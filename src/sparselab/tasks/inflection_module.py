@@ -83,12 +83,12 @@ class InflectionModule(L.LightningModule):
         val_acc = 100.0 * self._val["correct"] / self._val["n"]
         self.log("val_loss", val_loss)
         self.log("val_acc", val_acc)
-        opt = self.trainer.optimizers[0]
-        if self.prev_val_loss is not None and val_loss > self.prev_val_loss:
+        opt = self.trainer.optimizers[0] if self.trainer.optimizers else None
+        if opt is not None and self.prev_val_loss is not None and val_loss > self.prev_val_loss:
             for g in opt.param_groups:
                 g["lr"] *= 0.5
         self.prev_val_loss = val_loss
-        lr = opt.param_groups[0]["lr"]
+        lr = opt.param_groups[0]["lr"] if opt is not None else None
         self.history.append({"epoch": int(self.current_epoch), "step": int(self.global_step),
                              "val_loss": val_loss, "val_acc": val_acc, "lr": lr})
         if val_acc > self.best_acc:
