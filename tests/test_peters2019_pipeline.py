@@ -11,10 +11,14 @@ import pytest
 PROJECT = Path(__file__).resolve().parents[1]
 
 
+def _env(tmp_path):
+    return dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
+                HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+
+
 @pytest.mark.slow
 def test_smoke_pipeline(tmp_path):
-    env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
-               HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    env = _env(tmp_path)
     out = tmp_path / "report"
     proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
@@ -50,8 +54,7 @@ def test_smoke_pipeline(tmp_path):
 def test_model_selection_sees_the_last_training_step(tmp_path):
     """max_steps ending mid-epoch, between two val_check_interval checks: a final validation still runs."""
     import json
-    env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
-               HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    env = _env(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
                            "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",
                            "task.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2"],
