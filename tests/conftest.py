@@ -5,3 +5,15 @@ os.environ.setdefault("WANDB_MODE", "offline")
 os.environ.setdefault("WANDB_SILENT", "true")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import pytest
+import torch
+
+# Tests of mappings, models and decoding take the `device` fixture: they run on the CPU always and
+# on CUDA too when a GPU is present, so a GPU machine's `make test` exercises the `paper` profile's path.
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+@pytest.fixture(params=DEVICES)
+def device(request) -> torch.device:
+    return torch.device(request.param)

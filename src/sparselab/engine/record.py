@@ -14,7 +14,7 @@ import subprocess
 import time
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -108,3 +108,28 @@ def new_record(cfg: DictConfig, chash: str, threads: int) -> dict[str, Any]:
         "pid": os.getpid(),
         **environment(threads),
     }
+
+
+def find(root: str | Path, profile: str | None = None, experiment: str | None = None,
+         status: str | None = "finished", where: Callable[[dict[str, Any]], bool] | None = None
+         ) -> list[dict[str, Any]]:
+    """Every run record under ``root[/profile[/experiment]]``, sorted by run directory.
+
+    The one place that scans run directories: reports and ensemble-member lookup use it.
+    ``status=None`` keeps every status; ``where`` filters the records further. Each returned
+    record carries its directory as ``rec["run_dir"]`` (a string). Torn records are skipped.
+    """
+    base = Path(root)
+    if profile is not None:
+        base = base / profile
+        if experiment is not None:
+            base = base / experiment
+    out = []
+    for path in sorted(base.rglob(RECORD)):
+        rec = read(path.parent)
+        if rec is None or (status is not None and rec.get("status") != status):
+            continue
+        rec["run_dir"] = str(path.parent)
+        if where is None or where(rec):
+            out.append(rec)
+    return out
