@@ -1,6 +1,11 @@
-"""The Martins 2016 smoke pipeline end to end (CI budget: about 2 minutes)."""
+"""The Martins 2016 smoke pipeline end to end (CI budget: about 2 minutes).
+
+Acceptance of issue 8: the fresh smoke runs give the numbers stored in tests/fixtures/smoke_metrics.json
+(taken before the toolkit refactor; see tests/fixtures/README.md).
+"""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +14,7 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
+SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
 
 @pytest.mark.slow
@@ -27,6 +33,14 @@ def test_smoke_pipeline_writes_every_report(tmp_path):
     assert "Paper (reference)" in t2 and "Best-cell count" in t2
     f3 = (out / "figure3_label_proportions.md").read_text()
     assert "K = 10" in f3 and "K = 50" in f3 and "Crossover" in f3
+    assert "under data root /" not in t2 and str(PROJECT.parent) not in t2
+    index = (out / "index.html").read_text()
+    assert index.count("<table>") >= 3 and "<img src='figure3_label_proportions.png'" in index
+    assert str(tmp_path) not in index and str(PROJECT) not in index
+    # same numbers as before the refactor (abs tol 1e-6)
+    from sparselab.reports import martins2016, numbers
+    want = json.loads(SMOKE_METRICS.read_text())["martins2016"]
+    assert numbers.diff(martins2016.numbers(tmp_path / "runs", "smoke"), want, abs_tol=1e-6) == []
     # deterministic given the records: a report-only rerun writes identical Markdown
     again = tmp_path / "again"
     proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",

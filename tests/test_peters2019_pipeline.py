@@ -1,6 +1,11 @@
-"""End to end: the smoke profile of pipelines/peters2019.py (sweeps, ensemble, every report file)."""
+"""End to end: the smoke profile of pipelines/peters2019.py (sweeps, ensemble, every report file).
+
+Acceptance of issue 8: the fresh smoke runs give the numbers stored in tests/fixtures/smoke_metrics.json
+(taken before the toolkit refactor; see tests/fixtures/README.md).
+"""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +14,7 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
+SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
 
 def _env(tmp_path):
@@ -42,6 +48,14 @@ def test_smoke_pipeline(tmp_path):
                            "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert before == {n: (out / n).read_text() for n in before}
+    # the index renders the tables and shows the figures, with no absolute path of this machine
+    index = (out / "index.html").read_text()
+    assert index.count("<table>") >= 3 and "<img src='accuracy_by_alpha.png'" in index
+    assert str(tmp_path) not in index and str(PROJECT) not in index
+    # same numbers as before the refactor (abs tol 1e-6; timings are not compared)
+    from sparselab.reports import numbers, peters2019
+    want = json.loads(SMOKE_METRICS.read_text())["peters2019"]
+    assert numbers.diff(peters2019.numbers(tmp_path / "runs", "smoke"), want, abs_tol=1e-6) == []
     # each trained run saved its model and vocabulary and wrote prediction files
     run_dirs = [p.parent for p in (tmp_path / "runs" / "smoke" / "peters2019" / "table1_medium").glob("*/run.json")]
     assert len(run_dirs) == 18
@@ -53,7 +67,6 @@ def test_smoke_pipeline(tmp_path):
 @pytest.mark.slow
 def test_model_selection_sees_the_last_training_step(tmp_path):
     """max_steps ending mid-epoch, between two val_check_interval checks: a final validation still runs."""
-    import json
     env = _env(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
                            "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",

@@ -1,0 +1,164 @@
+"""What a report directory shows beside its tables: provenance, ``runs.jsonl`` and ``index.html``.
+
+``index.html`` is the page a reader browses: every Markdown report rendered inline (converted with
+the ``markdown`` library), every PNG figure as an image, CSV files as tables, and the provenance of
+the runs behind them (commits, dates, config hashes). It names run directories relative to the runs
+root and never prints an absolute path of the machine that wrote it.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import markdown
+
+from .records import relative_run, runs_root, scrub
+
+STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4}"
+         "img{max-width:100%}code,pre{background:#f4f4f4}pre{overflow-x:auto;padding:.5em}"
+         "table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border:1px solid #ddd;"
+         "vertical-align:top}th{background:#f4f4f4}section{border-top:1px solid #ccc;margin-top:2em}"
+         ".desc{color:#555}")
+
+
+def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
+    """A run's config without machine-specific entries (``paths``; an explicit ``data.root``)."""
+    out = {k: v for k, v in (cfg or {}).items() if k != "paths"}
+    if isinstance(out.get("data"), dict) and out["data"].get("root"):
+        out["data"] = {**out["data"], "root": "<data root>"}
+    return out
+
+
+def provenance(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Commits, versions and dates of the runs behind a report."""
+    commits = sorted({r.get("git_commit") or "unknown" for r in recs})
+    dates = sorted(r.get("finished_at", "") for r in recs if r.get("finished_at"))
+    versions = recs[0].get("versions", {}) if recs else {}
+    return {
+        "runs": len(recs),
+        "commits": commits,
+        "first": dates[0] if dates else None,
+        "last": dates[-1] if dates else None,
+        "versions": versions,
+        "device": sorted({r.get("device", "?") for r in recs}),
+        "config_hashes": len({r.get("config_hash") for r in recs}),
+        "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1),
+    }
+
+
+def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike | None = None,
+                  name: str = "runs.jsonl") -> Path:
+    """Store every run's config, hash and metrics beside the report that used them."""
+    runs = runs_root() if runs is None else runs
+    rows = []
+    for r in sorted(recs, key=lambda r: r["run_dir"]):
+        rows.append(json.dumps({"run": relative_run(r["run_dir"], runs), "config_hash": r.get("config_hash"),
+                                "config": public_config(r.get("config")), "metrics": r.get("metrics"),
+                                "best": r.get("best")}, sort_keys=True))
+    path = Path(out_dir) / name
+    path.write_text("\n".join(rows) + ("\n" if rows else ""))
+    return path
+
+
+# ---------------------------------------------------------------- HTML pieces
+def render_markdown(text: str, shift: int = 0) -> str:
+    """Markdown to HTML (tables included); headings demoted by ``shift`` levels (at most h6)."""
+    out = markdown.markdown(text, extensions=["tables"], output_format="html")
+    if shift:
+        out = re.sub(r"<(/?)h([1-6])\b", lambda m: f"<{m.group(1)}h{min(6, int(m.group(2)) + shift)}", out)
+    return out
+
+
+def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
+    esc = html.escape
+    parts = ["<table><thead><tr>" + "".join(f"<th>{esc(str(h))}</th>" for h in header) + "</tr></thead><tbody>"]
+    for row in rows:
+        parts.append("<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in row) + "</tr>")
+    parts.append("</tbody></table>")
+    return "\n".join(parts)
+
+
+def _artifact_body(path: Path, rel: str, name: str, desc: str) -> str:
+    esc = html.escape
+    if not path.exists():
+        return "<p><em>not written by this run of the pipeline</em></p>"
+    if rel.endswith(".md"):
+        return render_markdown(path.read_text(encoding="utf-8"), shift=2)
+    if rel.endswith(".png"):
+        return f"<figure><img src='{esc(rel)}' alt='{esc(name)}'><figcaption>{esc(desc)}</figcaption></figure>"
+    if rel.endswith(".csv"):
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+        if not rows:
+            return "<p><em>empty</em></p>"
+        return (f"<details><summary>{len(rows) - 1} rows (click to show)</summary>"
+                f"{html_table(rows[0], rows[1:])}</details>")
+    if rel.endswith(".jsonl"):
+        n = sum(1 for line in path.read_text().splitlines() if line.strip())
+        return f"<p>{n} runs, one JSON object per line: <a href='{esc(rel)}'>{esc(rel)}</a>.</p>"
+    return f"<p><a href='{esc(rel)}'>{esc(rel)}</a></p>"
+
+
+LABELS = {"runs": "runs", "commits": "git commits", "first": "first run finished", "last": "last run finished",
+          "versions": "package versions (first run)", "device": "devices", "config_hashes": "distinct config hashes",
+          "total_wall_time_s": "total wall time (s)"}
+
+
+def provenance_html(recs: Sequence[dict[str, Any]], runs: str | os.PathLike) -> str:
+    esc = html.escape
+    prov = provenance(recs)
+    parts = ["<table>"]
+    for k, v in prov.items():
+        shown = ", ".join(map(str, v)) if isinstance(v, list) else (
+            ", ".join(f"{p} {ver}" for p, ver in v.items()) if isinstance(v, dict) else v)
+        parts.append(f"<tr><th align=left>{esc(LABELS.get(k, k))}</th><td><code>{esc(str(shown))}</code></td></tr>")
+    parts.append("</table>")
+    if recs:
+        rows = [[relative_run(r["run_dir"], runs), r.get("experiment") or "", r.get("config_hash") or "",
+                 r.get("git_commit") or "unknown", r.get("finished_at") or "", r.get("wall_time_s", "")]
+                for r in sorted(recs, key=lambda r: r["run_dir"])]
+        parts.append(f"<details><summary>every run ({len(rows)}): directory under the runs root, config hash, "
+                     "commit, date</summary>")
+        parts.append(html_table(["run directory", "experiment", "config hash", "commit", "finished", "wall time (s)"],
+                                rows))
+        parts.append("</details>")
+        first = min(recs, key=lambda r: r["run_dir"])
+        cfg = json.dumps(public_config(first.get("config")), indent=1, sort_keys=True)
+        parts.append(f"<details><summary>config of the first run ({esc(relative_run(first['run_dir'], runs))})"
+                     f"</summary><pre>{esc(cfg)}</pre></details>")
+    return "\n".join(parts)
+
+
+def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
+                recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None) -> Path:
+    """index.html: every report file of a pipeline rendered inline, with the provenance of its runs.
+
+    ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown.
+    """
+    runs = runs_root() if runs is None else runs
+    out_dir = Path(out_dir)
+    esc = html.escape
+    parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
+             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>"]
+    if notes:
+        parts.append(f"<div class='notes'>{render_markdown(notes)}</div>")
+    parts.append("<nav><h2>Contents</h2><ul>")
+    for i, (name, rel, desc) in enumerate(items):
+        parts.append(f"<li><a href='#a{i}'>{esc(name)}</a> — {esc(desc)} (<a href='{esc(rel)}'>{esc(rel)}</a>)</li>")
+    parts.append("<li><a href='#provenance'>Provenance</a> — the runs behind these reports</li></ul></nav>")
+    for i, (name, rel, desc) in enumerate(items):
+        parts.append(f"<section id='a{i}'><h2>{esc(name)}</h2>"
+                     f"<p class='desc'>{esc(desc)} — <a href='{esc(rel)}'>{esc(rel)}</a></p>")
+        parts.append(_artifact_body(out_dir / rel, rel, name, desc))
+        parts.append("</section>")
+    parts.append("<section id='provenance'><h2>Provenance</h2>")
+    parts.append(provenance_html(recs, runs))
+    parts.append("</section></body></html>")
+    path = out_dir / "index.html"
+    path.write_text(scrub("\n".join(parts) + "\n", runs), encoding="utf-8")
+    return path

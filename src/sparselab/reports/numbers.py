@@ -1,0 +1,42 @@
+"""The numbers behind a paper's tables, as flat ``{row key: {metric: value}}`` dicts.
+
+Each paper module's ``numbers(runs, profile)`` reads them from the same run records its tables
+use. Stored for the smoke profile (``tests/fixtures/smoke_metrics.json``), they pin "same numbers
+before and after a refactor" without pinning the report prose.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+Numbers = dict[str, dict[str, float]]
+
+
+def pick(metrics: Mapping[str, Any], names) -> dict[str, float]:
+    """The named metrics that are present, as floats."""
+    return {m: float(metrics[m]) for m in names if metrics.get(m) is not None}
+
+
+def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str, float]],
+         abs_tol: float = 1e-6) -> list[str]:
+    """Human-readable differences between two number sets ([] when they agree within ``abs_tol``)."""
+    out = []
+    for row in sorted(set(want) - set(got)):
+        out.append(f"{row}: missing")
+    for row in sorted(set(got) - set(want)):
+        out.append(f"{row}: unexpected row")
+    for row in sorted(set(got) & set(want)):
+        g, w = got[row], want[row]
+        for m in sorted(set(g) | set(w)):
+            if m not in g or m not in w:
+                out.append(f"{row}: {m} only in {'expected' if m in w else 'new'} numbers")
+            elif not math.isclose(g[m], w[m], rel_tol=0.0, abs_tol=abs_tol):
+                out.append(f"{row}: {m} = {g[m]!r}, expected {w[m]!r}")
+    return out
+
+
+def snapshot(runs, profile: str) -> dict[str, Numbers]:
+    """Both papers' numbers for one profile."""
+    from . import martins2016, peters2019
+
+    return {"martins2016": martins2016.numbers(runs, profile), "peters2019": peters2019.numbers(runs, profile)}

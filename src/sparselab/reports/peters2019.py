@@ -1,0 +1,440 @@
+"""Reports of Peters, Niculae & Martins (2019), "Sparse Sequence-to-Sequence Models": inflection.
+
+* Table 1   – word accuracy on CoNLL–SIGMORPHON 2018 task 1, output α × attention α ∈ {1,1.5,2}²,
+              high and medium settings, mean of the seeds ("avg") and their ensemble ("ens");
+* §5 text   – share of inputs whose whole probability mass is on one sequence, and share for which
+              beam search (size 5) is exact, for the best configuration (81%/87% high, 66%/79% medium);
+* Figure 1  – every output with nonzero probability for a few inputs (examples.md);
+* sparsity  – attended source positions and output support size; training speed relative to softmax.
+
+Each report is built in four steps: load the records (:func:`collect`), compute the cells, format the
+text, write the file. The profile's plan options say which settings were run and whether ensembles
+were (``{"settings": [...], "ensemble": bool}``); other cells read "not run in this profile".
+"""
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import figures
+from .index import write_configs, write_index
+from .records import load, runs_root
+from .reference import reference, table_cell
+from .tables import MISSING, NONE, NOT_RUN, delta, md_table, seed_mean
+
+PAPER = "peters2019"
+ALPHAS = (1.0, 1.5, 2.0)
+SETTINGS = ("high", "medium")
+KINDS = ("avg", "ens")
+REF_COLUMNS = ["high_avg", "high_ens", "medium_avg", "medium_ens"]
+
+ARTIFACTS = [
+    ("Table 1", "table1.md", "accuracy, output α × attention α, high/medium, avg of seeds and ensemble, vs paper"),
+    ("Sparsity and exactness", "sparsity.md",
+     "single-sequence and exact-beam shares vs paper; attended positions and support size; training speed"),
+    ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
+    ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
+    ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
+    ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
+    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+]
+
+Config = tuple[float, float]            # (output α, attention α)
+
+
+def key(rec) -> Config:
+    m = rec["config"]["mapping"]
+    return float(m["alpha"]), float(m["attn_alpha"])
+
+
+def setting_of(rec) -> str:
+    return rec["config"]["data"]["setting"]
+
+
+def settings_run(options: Mapping[str, Any]) -> list[str]:
+    return list(options.get("settings", []))
+
+
+def is_run(options: Mapping[str, Any], setting: str, kind: str) -> bool:
+    """Whether the profile's plan runs this column (``kind`` avg: the seeds; ens: their ensemble)."""
+    return setting in settings_run(options) and (kind == "avg" or bool(options.get("ensemble")))
+
+
+# ---------------------------------------------------------------- load
+def collect(runs, profile: str) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """Finished training and ensemble records per setting."""
+    train, ens = {}, {}
+    for s in SETTINGS:
+        train[s] = load(runs, profile, f"{PAPER}/table1_{s}", where=lambda r, s=s: setting_of(r) == s)
+        ens[s] = load(runs, profile, f"{PAPER}/ensemble_{s}", where=lambda r, s=s: setting_of(r) == s)
+    return train, ens
+
+
+def by_config(recs) -> dict[Config, list[dict]]:
+    out = defaultdict(list)
+    for r in recs:
+        out[key(r)].append(r)
+    for v in out.values():
+        v.sort(key=lambda r: int(r["config"]["seed"]))
+    return out
+
+
+def trained(train) -> list[dict]:
+    return [r for s in SETTINGS for r in train[s]]
+
+
+# ---------------------------------------------------------------- header
+def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> list[str]:
+    """Human-readable description of the profile's scale, read from the run configs."""
+    if not recs:
+        return [f"profile `{profile}`: no finished runs yet"]
+    c = recs[0]["config"]
+    d, m, t, tr = c["data"], c["model"], c["task"], c["trainer"]
+    seeds = sorted({int(r["config"]["seed"]) for r in recs})
+    n_lang = sorted({int(r["metrics"].get("n_languages", 0)) for r in recs})
+    first = lambda n: "all" if int(n) == 0 else "first " + str(n)  # noqa: E731
+    lines = [
+        f"profile **{profile}**; settings run: {', '.join(settings_run(options))}; seeds {seeds}; "
+        f"ensembles: {'yes' if options.get('ensemble') else 'no'}",
+        f"languages per setting: {first(d['max_languages'])} ({', '.join(map(str, n_lang))} decoded)",
+        f"training lines per language: {first(d['train_per_language'])}",
+        f"model selection on dev: {first(d['val_per_language'])} "
+        f"lines per language (greedy word accuracy), checked every "
+        f"{t.get('val_check_interval') or 'epoch'}{' batches' if t.get('val_check_interval') else ''}",
+        f"reported accuracy on `{t['eval_split']}`: {first(d['eval_per_language'])} "
+        f"lines per language, beam {t['beam']}",
+        f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder, emb {m['emb_size']}, "
+        f"hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2/2 layers, 300/300, 0.3)",
+        f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
+        f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}",
+    ]
+    epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
+              for r in recs if r["metrics"].get("train_samples") and r.get("extra", {}).get("n_train")]
+    if epochs:
+        lines.append(f"epochs actually trained: {min(epochs):.2f}–{max(epochs):.2f} "
+                     f"(paper: until dev accuracy stops improving)")
+    return lines
+
+
+def header(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
+    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), CoNLL–SIGMORPHON 2018 task 1. Profile: **{profile}**.", ""]
+    lines += ["Reductions / settings of this profile (from the run configs):", ""]
+    lines += [f"- {x}" for x in reductions(profile, options, recs)]
+    return "\n".join(lines) + "\n\n"
+
+
+# ---------------------------------------------------------------- Table 1: compute
+def table1_header() -> list[str]:
+    hdr = ["output α", "attention α"]
+    for s in SETTINGS:
+        for kind in KINDS:
+            hdr += [f"{s} {kind} (ours)", f"{s} {kind} (paper)", "Δ"]
+    return hdr
+
+
+def accuracy_cells(rs: Sequence[dict], ref_value: float | None, run_here: bool) -> list[Any]:
+    """(ours, paper, Δ) for one configuration and column; ours = mean over the records' ``acc``."""
+    if not run_here:
+        return [NOT_RUN, ref_value, NONE]
+    ours = seed_mean(rs, "acc")
+    if ours is None:
+        return [MISSING, ref_value, NONE]
+    return [ours, ref_value, delta(ours, ref_value)]
+
+
+def table1_rows(train, ens, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
+    groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
+    rows = []
+    for a in ALPHAS:
+        for b in ALPHAS:
+            row = [a, b]
+            for s in SETTINGS:
+                for kind in KINDS:
+                    rv = table_cell(ref, "table1_sigmorphon2018", f"{a:.1f},{b:.1f}", f"{s}_{kind}", REF_COLUMNS)
+                    row += accuracy_cells(groups[kind][s].get((a, b), []), rv, is_run(options, s, kind))
+            rows.append(row)
+    return rows
+
+
+def edit_distance_rows(train, ens, options: Mapping[str, Any]) -> list[list[Any]]:
+    groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
+    rows = []
+    for a in ALPHAS:
+        for b in ALPHAS:
+            row = [a, b]
+            for s in SETTINGS:
+                for kind in KINDS:
+                    if not is_run(options, s, kind):
+                        row.append(NOT_RUN)
+                        continue
+                    v = seed_mean(groups[kind][s].get((a, b), []), "edit_distance")
+                    row.append(MISSING if v is None else v)
+            rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- Table 1: format
+TABLE1_INTRO = (
+    "Accuracy is exact-match word accuracy per language, macro-averaged over languages (as in the paper). "
+    "\"avg\" = mean over the seeds' runs; \"ens\" = one decode with the seeds' models' per-step "
+    "probabilities averaged. Paper columns are the published values (papers.yaml, reference only); "
+    "Δ = ours − paper. Ours are computed on a reduced setup where the header says so, so Δ is not a "
+    "like-for-like comparison outside the paper profile.\n\n")
+
+
+def table1_context(ref: Mapping[str, Any]) -> str:
+    uzh = ref.get("table1_sigmorphon2018", {}).get("shared_task_best_uzh")
+    base = ref.get("sigmorphon2018_official_baseline_dev", {}).get("values")
+    if not (uzh or base):
+        return ""
+    text = "\nContext (paper / shared task, reference only): "
+    if uzh:
+        text += f"best shared-task system (UZH) ens: high {uzh.get('high_ens')}, medium {uzh.get('medium_ens')}. "
+    if base:
+        text += f"official non-neural baseline, dev: medium {base.get('medium')}, high {base.get('high')}."
+    return text + "\n"
+
+
+def table1_text(profile: str, options: Mapping[str, Any], train, ens, ref: Mapping[str, Any]) -> str:
+    text = header("Table 1 — word accuracy (%) by output α × attention α", profile, options, trained(train))
+    text += TABLE1_INTRO
+    text += md_table(table1_header(), table1_rows(train, ens, options, ref))
+    text += "\n## Mean edit distance (macro over languages), ours\n\n"
+    text += md_table(["output α", "attention α"] + [f"{s} {k}" for s in SETTINGS for k in KINDS],
+                     edit_distance_rows(train, ens, options))
+    return text + table1_context(ref)
+
+
+# ---------------------------------------------------------------- sparsity: compute
+def best_key(g: Mapping[Config, list[dict]]) -> Config:
+    """The configuration with the highest mean accuracy (first in α order on ties)."""
+    return max(sorted(g), key=lambda k: seed_mean(g[k], "acc") or -1)
+
+
+def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
+    """Per setting: the best configuration, its accuracy and its single-sequence / exact-beam shares vs paper."""
+    sp_ref = ref.get("sparsity_inflection", {})
+    single_ref = sp_ref.get("best_config_single_sequence_share", {})
+    exact_ref = sp_ref.get("beam_exact_share", {})
+    rows = []
+    for s in SETTINGS:
+        if s not in settings_run(options):
+            rows.append([s, NOT_RUN, "", "", single_ref.get(s), "", exact_ref.get(s)])
+            continue
+        g = by_config(train[s])
+        if not g:
+            rows.append([s, MISSING, "", "", None, "", None])
+            continue
+        k = best_key(g)
+        rows.append([s, f"output α {k[0]}, attention α {k[1]}", seed_mean(g[k], "acc"),
+                     seed_mean(g[k], "single_share"), single_ref.get(s),
+                     seed_mean(g[k], "exact_share"), exact_ref.get(s)])
+    return rows
+
+
+def grid_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
+    return [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"),
+             seed_mean(g[k], "single_share"), seed_mean(g[k], "exact_share"), seed_mean(g[k], "acc")]
+            for k in sorted(g)]
+
+
+def speed_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
+    """(output α, attention α, samples/s, ratio to softmax/softmax) per configuration."""
+    base = g.get((1.0, 1.0))
+    base_speed = seed_mean(base, "train_samples_per_s") if base else None
+    rows = []
+    for k in sorted(g):
+        sp = seed_mean(g[k], "train_samples_per_s")
+        rows.append([k[0], k[1], sp, sp / base_speed if sp and base_speed else None])
+    return rows
+
+
+# ---------------------------------------------------------------- sparsity: format
+SPARSITY_INTRO = (
+    "Shares are over the decoded inputs (all languages pooled). *Single sequence*: the model puts all its "
+    "probability on one output. *Exact beam*: the finished hypotheses of beam search (size 5, zero-probability "
+    "continuations pruned) hold probability 1 (within 1e-6), so the beam contains every output of nonzero "
+    "probability. Paper: best configuration, validation data; ours: the decoded evaluation split named in the "
+    "header (the dev set is used for model selection).\n\n")
+
+
+def grid_text(s: str, g: Mapping[Config, list[dict]]) -> str:
+    text = f"\n## Grid, {s} setting (mean over seeds)\n\n"
+    text += ("Teacher-forced validation data: *attended positions* = nonzero attention weights per target step; "
+             "*support* = output symbols with nonzero probability per target step "
+             f"(target vocabulary size: {g[sorted(g)[0]][0]['extra'].get('target_vocab_size', '?')}).\n\n")
+    text += md_table(["output α", "attention α", "attended positions", "output support", "single-sequence share",
+                      "exact-beam share", "accuracy"], grid_rows(g))
+    threads = sorted({r.get("threads") for k in g for r in g[k]})
+    text += (f"\n### Training speed, {s} setting\n\nTraining samples per second over the optimiser steps only "
+             f"(torch threads per job: {threads}; jobs may have shared the machine, so ratios are indicative). "
+             "Ratio = speed / speed of output α 1, attention α 1 (softmax/softmax).\n\n")
+    text += md_table(["output α", "attention α", "samples/s", "ratio to softmax/softmax"], speed_rows(g))
+    return text
+
+
+def sparsity_text(profile: str, options: Mapping[str, Any], train, ref: Mapping[str, Any]) -> str:
+    text = header("Sparsity, exactness of beam search, training speed", profile, options, trained(train))
+    text += SPARSITY_INTRO
+    text += md_table(["setting", "best configuration (ours)", "accuracy", "single-sequence share (ours)",
+                      "single-sequence share (paper)", "exact-beam share (ours)", "exact-beam share (paper)"],
+                     best_rows(train, options, ref))
+    for s in settings_run(options):
+        g = by_config(train[s])
+        if g:
+            text += grid_text(s, g)
+    return text
+
+
+# ---------------------------------------------------------------- examples
+EXAMPLE_CONFIGS = [(1.0, 1.0), (1.5, 1.5), (2.0, 2.0)]
+
+
+def example_rows(rec: dict) -> list[list[Any]]:
+    rows = []
+    for ex in rec["extra"].get("examples", []):
+        outs = "; ".join(f"{o['form']!r} {o['prob']:.4g}" for o in ex["outputs"]) or "(none finished)"
+        rows.append([ex["lang"], ex["lemma"], ex["tags"], ex["gold"], outs, "yes" if ex["exact"] else "no", ex["mass"]])
+    return rows
+
+
+def examples_text(profile: str, options: Mapping[str, Any], train) -> str:
+    text = header("Examples — every output with nonzero probability (cf. the paper's Figure 1)", profile, options,
+                  trained(train))
+    text += ("For the first validation (dev) input of a few languages, all finished beam hypotheses with their "
+             "probabilities (beam 5). When *exact* is yes, these are all outputs with nonzero probability.\n")
+    for s in settings_run(options):
+        g = by_config(train[s])
+        for k in EXAMPLE_CONFIGS:
+            if k not in g:
+                continue
+            r = g[k][0]
+            text += f"\n## {s} setting, output α {k[0]}, attention α {k[1]} (seed {r['config']['seed']})\n\n"
+            text += md_table(["language", "lemma", "tags", "gold", "outputs (probability)", "exact", "mass"],
+                             example_rows(r))
+    return text
+
+
+# ---------------------------------------------------------------- per-language CSV
+CSV_HEADER = ["setting", "kind", "output_alpha", "attention_alpha", "seed", "language", "accuracy",
+              "edit_distance", "n", "exact_share", "single_share"]
+
+
+def per_language_rows(train, ens) -> list[list[Any]]:
+    rows = []
+    for kind, src in (("single", train), ("ensemble", ens)):
+        for s in SETTINGS:
+            for r in sorted(src[s], key=lambda r: (key(r), int(r["config"]["seed"]))):
+                a, b = key(r)
+                seed = r["config"]["seed"] if kind == "single" else "+".join(
+                    str(m["seed"]) for m in r["extra"].get("members", []))
+                for lang, v in sorted(r["extra"].get("per_language", {}).items()):
+                    rows.append([s, kind, a, b, seed, lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}",
+                                 v["n"], f"{v['exact_share']:.4f}", f"{v['single_share']:.4f}"])
+    return rows
+
+
+def write_per_language_csv(path: Path, train, ens) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(CSV_HEADER)
+        w.writerows(per_language_rows(train, ens))
+    return Path(path)
+
+
+# ---------------------------------------------------------------- figures
+def plot_accuracy_by_alpha(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
+    plt = figures.pyplot()
+    settings = settings_run(options)
+    fig, axes = plt.subplots(1, len(settings), figsize=(5 * len(settings), 4), squeeze=False)
+    for ax, s in zip(axes[0], settings):
+        g = by_config(train[s])
+        for a in ALPHAS:
+            xs = [b for b in ALPHAS if (a, b) in g]
+            ax.plot(xs, [seed_mean(g[(a, b)], "acc") for b in xs], marker="o", label=f"output α={a}")
+        ax.set_xlabel("attention α")
+        ax.set_ylabel("word accuracy (%)")
+        ax.set_title(f"{s} setting ({profile})")
+        ax.set_xticks(list(ALPHAS))
+        ax.legend()
+    fig.tight_layout()
+    return figures.save(fig, path, dpi=100)
+
+
+def support_histogram(g: Mapping[Config, list[dict]], a: float) -> dict[int, int]:
+    """Output support size -> target steps, pooled over attention α and seeds, for output α ``a``."""
+    hist = defaultdict(int)
+    for b in ALPHAS:
+        for r in g.get((a, b), []):
+            for size, n in r["extra"].get("support_histogram", {}).items():
+                hist[int(size)] += int(n)
+    return dict(hist)
+
+
+def plot_support_histogram(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
+    plt = figures.pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    s = settings_run(options)[-1]
+    g = by_config(train[s])
+    for a in ALPHAS:
+        hist = support_histogram(g, a)
+        if not hist:
+            continue
+        tot = sum(hist.values())
+        xs = sorted(hist)
+        ax.step(xs, [hist[x] / tot for x in xs], where="mid", label=f"output α={a}")
+    ax.set_xscale("log")
+    ax.set_xlabel("output support size (symbols with nonzero probability)")
+    ax.set_ylabel("share of target steps")
+    ax.set_title(f"support size, {s} setting, all attention α ({profile})")
+    ax.legend()
+    fig.tight_layout()
+    return figures.save(fig, path, dpi=100)
+
+
+# ---------------------------------------------------------------- all reports
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
+                  ref: Mapping[str, Any] | None = None) -> list[dict]:
+    """Every report file of the paper in ``out``; returns the records behind them."""
+    runs = runs_root() if runs is None else runs
+    ref = reference(PAPER) if ref is None else ref
+    out = Path(out)
+    train, ens = collect(runs, profile)
+    (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref))
+    (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
+    (out / "examples.md").write_text(examples_text(profile, options, train))
+    write_per_language_csv(out / "per_language.csv", train, ens)
+    if settings_run(options):
+        plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
+        plot_support_histogram(out / "support_histogram.png", profile, options, train)
+    recs = [r for s in SETTINGS for r in train[s] + ens[s]]
+    write_configs(out, recs, runs)
+    write_index(out, f"Peters, Niculae & Martins (2019) — inflection, profile {profile}", ARTIFACTS, recs,
+                notes="; ".join(reductions(profile, options, trained(train))), runs=runs)
+    return recs
+
+
+# ---------------------------------------------------------------- numbers behind the tables
+TABLE_METRICS = ("acc", "edit_distance", "exact_share", "single_share", "attn_support", "out_support",
+                 "train_samples", "members_mean_acc")
+LANGUAGE_METRICS = ("accuracy", "edit_distance", "n", "exact_share", "single_share")
+
+
+def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
+    """Per run (setting, α, attention α, seed; or the ensemble): the metrics Table 1 and the sparsity
+    report read, and per language the values of per_language.csv. Timings are left out."""
+    from .numbers import pick
+
+    train, ens = collect(runs, profile)
+    out = {}
+    for kind, src in (("table1", train), ("ensemble", ens)):
+        for s in SETTINGS:
+            for r in src[s]:
+                a, b = key(r)
+                row = f"{kind}_{s}/alpha={a},attn_alpha={b}" + (f",seed={r['config']['seed']}" if kind == "table1" else "")
+                out[row] = pick(r["metrics"], TABLE_METRICS)
+                for lang, v in sorted(r["extra"].get("per_language", {}).items()):
+                    out[f"{row}/{lang}"] = pick(v, LANGUAGE_METRICS)
+    return out

@@ -1,0 +1,111 @@
+"""The one command line behind every ``pipelines/<paper>.py``: run the paper's plan, then report.
+
+A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profile) and calls
+:func:`main` with the paper's report module (``sparselab.reports.<paper>``)::
+
+    python pipelines/<paper>.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
+
+Sweeps run in a subprocess through ``python -m sparselab.run -m``; finished jobs with an unchanged
+config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping, Sequence
+
+from .records import PROJECT, runs_root
+
+PROFILES = ("smoke", "cpu", "paper")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one profile runs: sweeps ``(experiment, overrides)`` in order, the Hydra launcher
+    (``None``: the in-process basic launcher) and options the paper's report reads (e.g. which
+    settings were run, so that the others show as "not run in this profile")."""
+
+    sweeps: Sequence[tuple[str, Sequence[str]]]
+    launcher: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def choose_profile(arg: str | None) -> str:
+    """The profile the user asked for; else `cpu` without a GPU and `paper` with one."""
+    if arg:
+        return arg
+    try:
+        import torch
+
+        profile = "paper" if torch.cuda.is_available() else "cpu"
+    except ImportError:
+        profile = "cpu"
+    print(f"[sparselab] no PROFILE given: using '{profile}' "
+          f"({'GPU found' if profile == 'paper' else 'no GPU found'})", flush=True)
+    return profile
+
+
+def launcher_overrides(launcher: str | None, jobs: int | None) -> list[str]:
+    """Hydra launcher overrides for a plan; ``--jobs 1`` means the in-process basic launcher."""
+    if not launcher or (jobs is not None and jobs <= 1):
+        return []
+    return [f"hydra/launcher={launcher}"] + ([f"hydra.launcher.n_jobs={jobs}"] if jobs else [])
+
+
+def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+          runs: str | os.PathLike | None = None) -> None:
+    """Run (or resume) an experiment's sweep in a subprocess."""
+    cmd = [sys.executable, "-m", "sparselab.run"]
+    if multirun:
+        cmd.append("-m")
+    cmd += [f"experiment={experiment}", f"profile={profile}", f"paths.runs={runs or runs_root()}", *overrides]
+    print("[sparselab] $", " ".join(cmd), flush=True)
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("HYDRA_FULL_ERROR", "1")
+    subprocess.run(cmd, check=True, cwd=PROJECT, env=env)
+
+
+def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None) -> None:
+    launcher = launcher_overrides(plan.launcher, jobs)
+    for experiment, overrides in plan.sweeps:
+        sweep(experiment, profile, [*overrides, *launcher], runs=runs)
+
+
+def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
+    d = Path(out) if out else PROJECT / "reports" / paper / profile
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--profile", default=None, choices=list(PROFILES),
+                    help="default: cpu without a GPU, paper with one")
+    ap.add_argument("--out", default=None, help=f"report directory (default reports/{paper}/<profile>)")
+    ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="parallel jobs for profiles that use the parallel launcher (1 = sequential)")
+    return ap
+
+
+def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | None = None,
+         description: str | None = None) -> int:
+    """Parse the command line, run the profile's plan (unless ``--report-only``), write the reports."""
+    paper = report.PAPER
+    args = parser(paper, description or report.__doc__).parse_args(argv)
+    profile = choose_profile(args.profile)
+    plan = plans[profile]
+    print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
+    runs = runs_root()
+    if not args.report_only:
+        run_plan(plan, profile, args.jobs, runs)
+    out = report_dir(paper, profile, args.out)
+    recs = report.write_reports(profile, out, plan.options, runs)
+    print(f"[{paper}] {len(recs)} run records -> {out}", flush=True)
+    return 0

@@ -1,0 +1,52 @@
+"""Cells and Markdown tables shared by every paper's report."""
+from __future__ import annotations
+
+from statistics import mean
+from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+NOT_RUN = "not run in this profile"
+MISSING = "missing run"
+NONE = "–"
+
+
+def fmt(x: Any, digits: int = 2) -> str:
+    """A table cell: ``–`` for None, floats with ``digits`` decimals, anything else as text."""
+    if x is None:
+        return NONE
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def pct(x: float) -> str:
+    """A fraction as a percentage with two decimals (0.1234 -> ``12.34``)."""
+    return f"{100 * x:.2f}"
+
+
+def bold(s: str) -> str:
+    return f"**{s}**"
+
+
+def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        lines.append("| " + " | ".join(fmt(c) for c in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def best_keys(values: Mapping[Hashable, float], ndigits: int = 6) -> set:
+    """The keys whose value ties the maximum (compared after rounding to ``ndigits``)."""
+    if not values:
+        return set()
+    top = round(max(values.values()), ndigits)
+    return {k for k, v in values.items() if round(v, ndigits) == top}
+
+
+def seed_mean(recs: Sequence[Mapping[str, Any]], metric: str) -> float | None:
+    """Mean of ``metric`` over the records that have it (None if none do)."""
+    vals = [float(r["metrics"][metric]) for r in recs if metric in r["metrics"]]
+    return mean(vals) if vals else None
+
+
+def delta(ours: float | None, ref: float | None) -> float | None:
+    return None if ours is None or ref is None else ours - ref

@@ -1,0 +1,193 @@
+"""Shared report helpers (sparselab.reports): cells, tables, reference lookup, paths, index, runner."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sparselab.engine import record
+from sparselab.reports import index, numbers, runner
+from sparselab.reports.records import data_relative, load, relative_run, scrub
+from sparselab.reports.reference import reference, table_cell
+from sparselab.reports.tables import MISSING, NOT_RUN, best_keys, delta, fmt, md_table, pct, seed_mean
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------- cells
+def test_fmt_cells():
+    assert fmt(None) == "–"
+    assert fmt(0.5) == "0.50" and fmt(83.456) == "83.46" and fmt(1.0) == "1.00"
+    assert fmt(0.123456, digits=4) == "0.1235"
+    assert fmt(3) == "3" and fmt("x") == "x" and fmt(NOT_RUN) == "not run in this profile"
+    assert pct(0.12345) == "12.35" and pct(1.0) == "100.00"
+
+
+def test_md_table_formats_every_cell():
+    text = md_table(["a", "b", "c"], [[1.0, None, "**x**"], [2, 0.125, MISSING]])
+    assert text == "| a | b | c |\n|---|---|---|\n| 1.00 | – | **x** |\n| 2 | 0.12 | missing run |\n"
+
+
+def test_best_keys_ties_and_rounding():
+    assert best_keys({}) == set()
+    assert best_keys({"a": 0.5, "b": 0.7, "c": 0.6}) == {"b"}
+    assert best_keys({"a": 0.7, "b": 0.7 - 1e-9, "c": 0.6}) == {"a", "b"}     # equal to 6 decimals: both best
+    assert best_keys({"a": 0.7, "b": 0.69999}) == {"a"}
+
+
+def test_seed_mean_and_delta():
+    recs = [{"metrics": {"acc": 10.0}}, {"metrics": {"acc": 20}}, {"metrics": {}}]
+    assert seed_mean(recs, "acc") == 15.0
+    assert seed_mean(recs, "edit_distance") is None and seed_mean([], "acc") is None
+    assert delta(85.0, 84.5) == 0.5 and delta(None, 1.0) is None and delta(1.0, None) is None
+
+
+def test_reference_columns(tmp_path):
+    p = tmp_path / "papers.yaml"
+    p.write_text("peters2019:\n  t1:\n    columns: [high_avg, medium_avg]\n    rows: {'1.0,1.5': [93.5, 82.25]}\n"
+                 "  t2:\n    rows: {'1.0,1.5': [1, 2]}\n")
+    ref = reference("peters2019", p)
+    assert table_cell(ref, "t1", "1.0,1.5", "medium_avg") == 82.25
+    assert table_cell(ref, "t1", "2.0,2.0", "medium_avg") is None          # row not in the paper
+    assert table_cell(ref, "t1", "1.0,1.5", "low_avg") is None              # column not in the paper
+    assert table_cell(ref, "t2", "1.0,1.5", "b", columns=["a", "b"]) == 2.0  # column order given by the caller
+    assert table_cell(ref, "absent", "1.0,1.5", "a") is None
+    assert reference("martins2016", p) == {} and reference("x", tmp_path / "missing.yaml") == {}
+
+
+# ---------------------------------------------------------------- paths
+def test_paths_are_named_relative_to_their_roots(tmp_path):
+    assert relative_run(tmp_path / "smoke" / "exp" / "a=1", tmp_path) == "smoke/exp/a=1"
+    assert relative_run("/elsewhere/x/smoke/exp/a=1", tmp_path) == "smoke/exp/a=1"
+    msg = (f"dataset 'reuters_rcv1v2' not found: expected mulan/rcv1v2/x.arff (or LIBSVM rcv1_topics) under data root "
+           f"{tmp_path}. Fetch it with `python -m sparselab.data fetch reuters_rcv1v2`.")
+    out = data_relative(msg, tmp_path)
+    assert str(tmp_path) not in out
+    assert "expected <data root>/mulan/rcv1v2/x.arff (or LIBSVM rcv1_topics). Fetch it" in out
+    assert data_relative(f"see {tmp_path}/mulan", tmp_path) == "see <data root>/mulan"
+    assert scrub(f"run {tmp_path}/smoke/x and {PROJECT}/conf", runs=tmp_path) == "run <runs root>/smoke/x and <project>/conf"
+
+
+def test_load_uses_the_record_finder(tmp_path):
+    for name, status in (("a", "finished"), ("b", "failed"), ("c", "finished")):
+        record.write(tmp_path / "smoke" / "paper" / "exp" / name, {"status": status, "metrics": {"acc": 1.0}})
+    (tmp_path / "smoke" / "paper" / "exp" / "torn").mkdir()
+    (tmp_path / "smoke" / "paper" / "exp" / "torn" / "run.json").write_text("{")
+    recs = load(tmp_path, "smoke", "paper/exp")
+    assert [Path(r["run_dir"]).name for r in recs] == ["a", "c"]
+    only_c = load(tmp_path, "smoke", "paper/exp", where=lambda r: Path(r["run_dir"]).name == "c")
+    assert [Path(r["run_dir"]).name for r in only_c] == ["c"]
+    assert load(tmp_path, "cpu", "paper/exp") == []
+
+
+# ---------------------------------------------------------------- index.html, runs.jsonl
+def fake_recs(runs: Path) -> list[dict]:
+    out = []
+    for i, commit in enumerate(("abc123", "abc123", "def456-dirty")):
+        d = runs / "smoke" / "paper" / "exp" / f"seed={i}"
+        out.append({"run_dir": str(d), "experiment": "paper/exp", "status": "finished", "config_hash": f"h{i}",
+                    "git_commit": commit, "finished_at": f"2026-01-0{i + 1}T10:00:00+0000", "wall_time_s": 1.5,
+                    "device": "cpu (x86_64)", "versions": {"torch": "2.13.0"},
+                    "config": {"seed": i, "paths": {"runs": str(runs)}, "data": {"root": "/abs/data", "name": "d"}},
+                    "metrics": {"acc": 0.5 + i}, "best": {}})
+    return out
+
+
+def test_write_configs_drops_machine_paths(tmp_path):
+    runs = tmp_path / "runs"
+    path = index.write_configs(tmp_path, fake_recs(runs), runs)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["run"] for r in rows] == ["smoke/paper/exp/seed=0", "smoke/paper/exp/seed=1", "smoke/paper/exp/seed=2"]
+    assert "paths" not in rows[0]["config"] and rows[0]["config"]["data"]["root"] == "<data root>"
+    assert str(tmp_path) not in path.read_text() and "/abs/data" not in path.read_text()
+
+
+def test_index_renders_tables_figures_and_provenance(tmp_path):
+    runs = tmp_path / "runs"
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "t.md").write_text("# T\n\nProfile: **smoke**.\n\n" + md_table(["x", "y"], [[1.0, "**2.00**"]]))
+    (out / "f.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (out / "p.csv").write_text("a,b\n1,<2>\n")
+    items = [("Table", "t.md", "a table"), ("Figure", "f.png", "a figure"), ("CSV", "p.csv", "per row"),
+             ("Absent", "absent.md", "not written")]
+    html = index.write_index(out, "Title & co", items, fake_recs(runs), notes="profile **smoke**; `code`",
+                             runs=runs).read_text()
+    assert "<table>" in html and "<td><strong>2.00</strong></td>" in html      # Markdown table rendered inline
+    assert "<img src='f.png' alt='Figure'>" in html
+    assert "<td>&lt;2&gt;</td>" in html                                       # CSV rendered as an escaped table
+    assert "profile <strong>smoke</strong>; <code>code</code>" in html and "**" not in html
+    assert "<h3>T</h3>" in html                                                # report headings sit below sections
+    assert "not written by this run" in html
+    for expected in ("abc123", "def456-dirty", "2026-01-01T10:00:00+0000", "2026-01-03T10:00:00+0000", "h0", "h2",
+                     "smoke/paper/exp/seed=1", "Title &amp; co"):
+        assert expected in html, expected
+    assert str(tmp_path) not in html and "/abs/data" not in html
+
+
+# ---------------------------------------------------------------- numbers
+def test_numbers_diff():
+    want = {"r1": {"acc": 1.0, "js": 0.5}, "r2": {"acc": 2.0}}
+    assert numbers.diff({"r1": {"acc": 1.0 + 1e-9, "js": 0.5}, "r2": {"acc": 2.0}}, want) == []
+    problems = numbers.diff({"r1": {"acc": 1.1}, "r3": {"acc": 0.0}}, want)
+    assert problems == ["r2: missing", "r3: unexpected row", "r1: acc = 1.1, expected 1.0",
+                        "r1: js only in expected numbers"]
+
+
+# ---------------------------------------------------------------- runner and pipelines
+def load_pipeline(name: str):
+    path = PROJECT / "pipelines" / f"{name}.py"
+    assert "sys.path" not in path.read_text()
+    spec = importlib.util.spec_from_file_location(f"pipeline_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def commands(monkeypatch, plan, profile, jobs=None, runs="/r"):
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd[3:]))
+    runner.run_plan(plan, profile, jobs, runs)
+    return calls
+
+
+def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
+    peters, martins = load_pipeline("peters2019"), load_pipeline("martins2016")
+    assert set(peters.PLANS) == set(martins.PLANS) == set(runner.PROFILES)
+    assert commands(monkeypatch, peters.PLANS["smoke"], "smoke") == [
+        ["-m", "experiment=peters2019/table1_medium", "profile=smoke", "paths.runs=/r", "seed=0,1"],
+        ["-m", "experiment=peters2019/ensemble_medium", "profile=smoke", "paths.runs=/r"]]
+    assert commands(monkeypatch, peters.PLANS["cpu"], "cpu", jobs=2) == [
+        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0",
+         "hydra/launcher=parallel", "hydra.launcher.n_jobs=2"]]
+    assert [c[1] for c in commands(monkeypatch, peters.PLANS["paper"], "paper")] == [
+        "experiment=peters2019/table1_high", "experiment=peters2019/ensemble_high",
+        "experiment=peters2019/table1_medium", "experiment=peters2019/ensemble_medium"]
+    assert peters.PLANS["cpu"].options == {"settings": ["medium"], "seeds": [0], "ensemble": False}
+    assert commands(monkeypatch, martins.PLANS["smoke"], "smoke") == [
+        ["-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "paths.runs=/r", "data.name=emotions,scene"],
+        ["-m", "experiment=martins2016/figure3_label_proportions", "profile=smoke", "paths.runs=/r",
+         "data.length=200,1000"]]
+    assert all("hydra/launcher" not in " ".join(c) for c in commands(monkeypatch, martins.PLANS["cpu"], "cpu", jobs=1))
+    assert runner.launcher_overrides("parallel", None) == ["hydra/launcher=parallel"]
+
+
+def test_runner_command_line(monkeypatch, tmp_path, capsys):
+    from sparselab.reports import peters2019
+
+    called = {}
+    monkeypatch.setattr(runner, "run_plan", lambda *a: called.setdefault("run", a))
+    monkeypatch.setattr(peters2019, "write_reports", lambda *a: called.setdefault("report", a) and [])
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "runs"))
+    plans = {"smoke": runner.Plan(sweeps=[], options={"settings": ["medium"]})}
+    assert runner.main(peters2019, plans, ["--profile", "smoke", "--out", str(tmp_path / "o"), "--report-only"]) == 0
+    assert "run" not in called
+    assert called["report"][0] == "smoke" and called["report"][2] == {"settings": ["medium"]}
+    assert called["report"][3] == tmp_path / "runs"
+    assert runner.main(peters2019, plans, ["--profile", "smoke", "--out", str(tmp_path / "o"), "--jobs", "3"]) == 0
+    assert called["run"][1:3] == ("smoke", 3)
+    with pytest.raises(SystemExit):
+        runner.main(peters2019, plans, ["--profile", "gpu"])

@@ -1,0 +1,77 @@
+"""The reports of the stored smoke run records are the pre-refactor reports, byte for byte (in-process, ~2 s).
+
+tests/fixtures/smoke_records.jsonl holds every run record of one smoke run of both pipelines at the
+commit before sparselab.reports existed; tests/fixtures/smoke_reports/ holds the tables that commit wrote
+from them (see tests/fixtures/README.md). The one intentional change: the Reuters line of Table 2 names
+the data root instead of an absolute path (checked on its own below).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from sparselab.reports import martins2016, numbers, peters2019
+from sparselab.reports.reference import REFERENCE
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PROJECT = FIXTURES.parents[1]
+REUTERS = "Reuters RCV1-v2: "
+
+pytestmark = pytest.mark.skipif(not REFERENCE.exists(), reason=f"paper reference numbers not found ({REFERENCE.name})")
+
+
+def smoke_options(paper: str):
+    spec = importlib.util.spec_from_file_location(f"golden_{paper}", PROJECT / "pipelines" / f"{paper}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.PLANS["smoke"].options
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    """The stored records written back as run directories under a fresh runs root."""
+    root = tmp_path_factory.mktemp("runs")
+    for line in (FIXTURES / "smoke_records.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        d = root / row["run_dir"]
+        d.mkdir(parents=True)
+        (d / "run.json").write_text(json.dumps(row["record"]).replace("<runs root>", str(root)))
+    return root
+
+
+def without_reuters(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith(REUTERS))
+
+
+@pytest.mark.parametrize("paper, module, files", [
+    ("peters2019", peters2019, ("table1.md", "sparsity.md", "examples.md", "per_language.csv")),
+    ("martins2016", martins2016, ("table2_multilabel.md", "figure3_label_proportions.md")),
+])
+def test_smoke_reports_match_the_pre_refactor_tables(runs, tmp_path, paper, module, files):
+    module.write_reports("smoke", tmp_path, smoke_options(paper), runs)
+    for name in files:
+        got = (tmp_path / name).read_text(encoding="utf-8")
+        want = (FIXTURES / "smoke_reports" / paper / name).read_text(encoding="utf-8")
+        assert without_reuters(got) == without_reuters(want), name
+        assert str(runs) not in got and str(PROJECT) not in got
+    html = (tmp_path / "index.html").read_text()
+    assert html.count("<table>") >= len([f for f in files if f.endswith(".md")])
+    assert html.count("<img ") == len([a for a in module.ARTIFACTS if a[1].endswith(".png")])
+    assert str(runs) not in html and str(PROJECT) not in html
+
+
+def test_reuters_line_names_the_data_root(runs, tmp_path):
+    martins2016.write_table2("smoke", tmp_path, runs)
+    (line,) = [x for x in (tmp_path / "table2_multilabel.md").read_text().splitlines() if x.startswith(REUTERS)]
+    assert line.startswith(REUTERS + "dataset 'reuters_rcv1v2' not found") and "<data root>/mulan/" in line
+    assert "under data root /" not in line
+
+
+def test_numbers_of_the_stored_records_are_the_fixture(runs):
+    want = json.loads((FIXTURES / "smoke_metrics.json").read_text())
+    got = numbers.snapshot(runs, "smoke")
+    for paper in ("peters2019", "martins2016"):
+        assert numbers.diff(got[paper], want[paper], abs_tol=0.0) == [], paper

@@ -1,0 +1,153 @@
+"""sparselab.reports.martins2016 in-process, on a few hand-made run records (no training)."""
+from __future__ import annotations
+
+import pytest
+
+from sparselab.engine import record
+from sparselab.reports import martins2016 as rep
+
+REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
+                             "datasets": ["scene", "emotions"], "systems": ["logistic", "softmax", "sparsemax"],
+                             "metric": "micro/macro F1"},
+       "figure3_label_proportions": {"reported_summary": "sparsemax wins for long documents", "setup": "K in {10, 50}"}}
+REUTERS = "dataset 'reuters_rcv1v2' not found: expected <data root>/mulan/rcv1v2"
+
+
+def t2_record(dataset, loss, micro, macro, label, splits=1):
+    per_split = [{"l2": 0.01 * (i + 1), "threshold": 0.25, "lbfgs_iterations": 10} for i in range(splits)]
+    metrics = {"micro_f1": micro, "macro_f1": macro, "label_f1": label, "cv_objective": (micro + macro) / 2}
+    if splits > 1:
+        metrics.update(micro_f1_std=0.01, macro_f1_std=0.02)
+    return {"status": "finished", "experiment": "martins2016/table2_multilabel", "config_hash": f"{dataset}{loss}",
+            "config": {"data": {"name": dataset}, "task": {"loss": loss}},
+            "metrics": metrics,
+            "extra": {"l2_grid": [1e-4, 1e-2], "cv_folds": 2, "cv_objective": "micro_macro_mean", "max_iter": 50,
+                      "threshold_name": "t", "per_split": per_split, "split": f"{splits} outer folds",
+                      "reductions": [f"{dataset}: 2 folds instead of 5"]}}
+
+
+def f3_record(K, mix, L, loss, mse, js, seeds=(0,)):
+    return {"status": "finished", "experiment": "martins2016/figure3_label_proportions",
+            "config": {"data": {"num_labels": K, "mixture": mix, "length": L, "word_concentration": 0.1},
+                       "task": {"loss": loss, "max_iter": 50}},
+            "metrics": {"mse": mse, "js": js, "mse_std": 0.001, "js_std": 0.002},
+            "extra": {"seeds": list(seeds), "n_train": 100, "n_test": 50, "l2_grid": [1e-4], "cv_folds": 2,
+                      "reductions": ["100 documents"]}}
+
+
+@pytest.fixture
+def runs(tmp_path):
+    root = tmp_path / "runs"
+    t2 = root / "smoke" / "martins2016" / "table2_multilabel"
+    # scene: sparsemax best micro, a logistic/softmax tie on macro; yeast (extra): softmax missing; cal500: 5 folds
+    for d, l, mi, ma, la, n in [("scene", "logistic", 0.60, 0.70, 0.50, 1), ("scene", "softmax", 0.61, 0.70, 0.52, 1),
+                                ("scene", "sparsemax", 0.65, 0.69, 0.51, 1), ("yeast", "logistic", 0.4, 0.3, 0.2, 1),
+                                ("yeast", "sparsemax", 0.5, 0.2, 0.1, 1), ("cal500", "logistic", 0.3, 0.1, 0.1, 5),
+                                ("cal500", "softmax", 0.2, 0.1, 0.1, 5), ("cal500", "sparsemax", 0.1, 0.2, 0.1, 5)]:
+        record.write(t2 / f"data.name={d},task.loss={l}", t2_record(d, l, mi, ma, la, n))
+    f3 = root / "smoke" / "martins2016" / "figure3_label_proportions"
+    for L, (smx, spx) in {200.0: (0.02, 0.03), 1000.0: (0.02, 0.01)}.items():
+        record.write(f3 / f"L={L},softmax", f3_record(10, "uniform", L, "softmax", smx, smx, seeds=(0, 1)))
+        record.write(f3 / f"L={L},sparsemax", f3_record(10, "uniform", L, "sparsemax", spx, spx, seeds=(0, 1)))
+    return root
+
+
+def table_rows(text: str, title: str) -> dict[str, list[str]]:
+    block = text.split(f"## {title}")[1].split("\n## ")[0]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in block.splitlines() if line.startswith("| ")]
+    return {c[0]: c[1:] for c in cells[1:]}
+
+
+def test_table2_cells_best_in_bold_and_missing(runs):
+    recs, by = rep.load_table2(runs, "smoke")
+    assert len(recs) == 8
+    datasets = rep.table2_datasets(by)
+    assert datasets == ["scene", "cal500", "reuters_rcv1v2", "yeast"]
+    proto = rep.table2_protocol(by)
+    f1 = rep.table2_f1_cells(by, datasets, proto.notes)
+    rows = {r[0]: r[1:] for r in f1.rows}
+    assert rows["scene (paper)"] == ["60.00", "61.00", "**65.00**", "**70.00**", "**70.00**", "69.00"]
+    assert rows["yeast (extra)"] == ["40.00", "–", "**50.00**", "**30.00**", "–", "20.00"]
+    assert rows["cal500 (paper)"][0] == "**30.00 ± 1.00**" and rows["cal500 (paper)"][5] == "**20.00 ± 2.00**"
+    assert rows["reuters_rcv1v2 (paper)"] == ["data not available here", "", "", "", "", ""]
+    # ties count for each tied loss; datasets missing a loss do not count
+    assert dict(f1.wins) == {"sparsemax": 2, "logistic": 2, "softmax": 1} and f1.cells_all == 4
+    assert dict(f1.wins_paper) == dict(f1.wins) and f1.cells_paper == 4
+    assert proto.notes == {"cal500": "5 outer folds"} and proto.max_iter == 50
+    assert proto.reductions == ["2 folds instead of 5 (scene, cal500, yeast)"]
+
+
+def test_table2_text(runs, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    recs, reductions = rep.write_table2("smoke", out, runs, ref=REF, reuters_msg=REUTERS)
+    text = (out / "table2_multilabel.md").read_text()
+    assert text.startswith("# Martins & Astudillo (2016), Table 2: multi-label classification\n\nProfile: **smoke**. Runs: 8.")
+    assert f"Reuters RCV1-v2: {REUTERS}\n" in text
+    assert ("on the paper's datasets available here: logistic 2, softmax 1, sparsemax 2 of 4 (dataset, metric) cells"
+            in text)
+    assert table_rows(text, "Ours: mean per-label F1 (%)")["scene"] == ["50.00", "**52.00**", "51.00"]
+    hyper = [line for line in text.splitlines() if line.startswith("| cal500 | logistic")]
+    assert hyper == ["| cal500 | logistic | 0.01/0.02/0.03/0.04/0.05 | t=0.25/t=0.25/t=0.25/t=0.25/t=0.25 | 0.2000 | 50 |"]
+    assert "- Reported summary: sparsemax is competitive\n" in text and "- Metric: micro/macro F1." in text
+    assert reductions == ["2 folds instead of 5 (scene, cal500, yeast)"]
+
+
+def test_table2_without_runs(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    recs, _ = rep.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
+    text = (out / "table2_multilabel.md").read_text()
+    assert recs == [] and "| reuters_rcv1v2 (paper) | data not available here |" in text
+    assert "Paper (reference)" in text and "Reported summary" not in text
+
+
+def test_reuters_message_names_no_absolute_path(tmp_path):
+    msg = rep.reuters_status(tmp_path)
+    assert msg.startswith("dataset 'reuters_rcv1v2' not found")
+    assert str(tmp_path) not in msg and "<data root>/mulan/" in msg
+
+
+def test_figure3_cells_and_crossover(runs, tmp_path):
+    recs, data = rep.load_figure3(runs, "smoke")
+    assert rep.figure3_axes(data) == ([10], ["uniform"], [200.0, 1000.0])
+    assert rep.figure3_rows(data, 10, "uniform", [200.0, 1000.0])[0] == [
+        "200", "0.02000 ± 0.00100", "0.03000 ± 0.00100", "0.02000 ± 0.00200", "0.03000 ± 0.00200"]
+    one_seed = f3_record(10, "uniform", 5.0, "softmax", 0.5, 0.25)
+    assert rep.figure3_cell(one_seed, "js") == "0.25000" and rep.figure3_cell(None, "mse") == "–"
+    out = tmp_path / "o"
+    out.mkdir()
+    rep.write_figure3("smoke", out, runs, ref=REF)
+    text = (out / "figure3_label_proportions.md").read_text()
+    assert "## K = 10, uniform mixtures" in text and "K = 50" not in text
+    assert ("- K=10, uniform, MSE: sparsemax better from L = 1000 on (softmax better or equal at L = 200); "
+            "1 of 2 L values favour sparsemax") in text
+    assert "- Setup: K in {10, 50}" in text
+    assert (out / "figure3_label_proportions.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("diffs, expected", [
+    ([], "no data"),
+    ([(1, -0.1), (2, -0.2)], "sparsemax better at every L (1–2)"),
+    ([(1, -0.1), (2, 0.0)], "no crossover: softmax better or equal at the largest L (1 of 2 L values favour sparsemax)"),
+    ([(1, -0.1), (2, 0.1), (5, -0.1), (10, -0.2)],
+     "sparsemax better from L = 5 on (softmax better or equal at L = 2); 3 of 4 L values favour sparsemax"),
+])
+def test_crossover(diffs, expected):
+    assert rep.crossover(diffs) == expected
+
+
+def test_write_reports_and_index(runs, tmp_path):
+    out = tmp_path / "report"
+    out.mkdir()
+    recs = rep.write_reports("smoke", out, {}, runs, ref=REF, reuters_msg=REUTERS)
+    assert len(recs) == 12
+    html = (out / "index.html").read_text()
+    assert html.count("<table>") >= 5
+    assert "<td><strong>65.00</strong></td>" in html
+    assert "<img src='figure3_label_proportions.png'" in html
+    assert "Profile: <strong>smoke</strong>" in html and "**" not in html
+    assert str(tmp_path) not in html and str(tmp_path) not in (out / "runs.jsonl").read_text()
+    nums = rep.numbers(runs, "smoke")
+    assert nums["table2/scene/sparsemax"]["micro_f1"] == 0.65 and nums["table2/cal500/logistic"]["l2[4]"] == 0.05
+    assert nums["figure3/K=10/uniform/L=1000/sparsemax"] == {"mse": 0.01, "js": 0.01, "mse_std": 0.001, "js_std": 0.002}

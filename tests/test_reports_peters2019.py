@@ -1,0 +1,169 @@
+"""sparselab.reports.peters2019 in-process, on a few hand-made run records (no training)."""
+from __future__ import annotations
+
+import pytest
+
+from sparselab.engine import record
+from sparselab.reports import peters2019 as rep
+
+REF = {
+    "table1_sigmorphon2018": {"columns": ["high_avg", "high_ens", "medium_avg", "medium_ens"],
+                              "rows": {"1.0,1.0": [93.15, 94.2, 82.55, 85.68], "2.0,2.0": [94.32, 94.89, 84.96, 86.47]},
+                              "shared_task_best_uzh": {"high_ens": 96.0, "medium_ens": 86.64}},
+    "sparsity_inflection": {"best_config_single_sequence_share": {"high": 0.81, "medium": 0.66},
+                            "beam_exact_share": {"high": 0.87, "medium": 0.79}},
+}
+SMOKE = {"settings": ["medium"], "seeds": [0, 1], "ensemble": True}
+
+
+def config(alpha, attn_alpha, seed, experiment="table1_medium"):
+    return {"experiment_name": f"peters2019/{experiment}", "seed": seed,
+            "mapping": {"alpha": alpha, "attn_alpha": attn_alpha},
+            "data": {"setting": "medium", "max_languages": 2, "train_per_language": 100, "val_per_language": 10,
+                     "eval_per_language": 0},
+            "model": {"enc_layers": 1, "dec_layers": 1, "emb_size": 32, "hidden_size": 32, "dropout": 0.0},
+            "task": {"val_check_interval": None, "eval_split": "test", "beam": 5, "lr": 0.001, "batch_size": 32},
+            "trainer": {"max_epochs": 1, "max_steps": 20}, "paths": {"runs": "/somewhere/runs"}}
+
+
+def train_record(alpha, attn_alpha, seed, acc, speed=100.0):
+    return {"status": "finished", "experiment": "peters2019/table1_medium", "config": config(alpha, attn_alpha, seed),
+            "config_hash": f"{alpha}-{attn_alpha}-{seed}", "git_commit": "abc", "finished_at": "2026-01-01T00:00:00",
+            "threads": 1, "wall_time_s": 2.0,
+            "metrics": {"acc": acc, "edit_distance": 1.0 + seed, "exact_share": 0.5, "single_share": 0.25,
+                        "attn_support": 3.0, "out_support": 7.0, "train_samples_per_s": speed, "n_languages": 2,
+                        "train_samples": 200},
+            "extra": {"n_train": 200, "target_vocab_size": 40, "support_histogram": {"1": 3, "4": 1},
+                      "per_language": {"zulu": {"accuracy": acc, "edit_distance": 0.5, "n": 10, "exact_share": 1.0,
+                                                "single_share": 0.5}},
+                      "examples": [{"lang": "zulu", "lemma": "a", "tags": "V", "gold": "ab", "exact": True,
+                                    "mass": 1.0, "outputs": [{"form": "ab", "prob": 0.75}, {"form": "ac", "prob": 0.25}]}]}}
+
+
+def ensemble_record(alpha, attn_alpha, acc):
+    r = train_record(alpha, attn_alpha, 0, acc)
+    r["experiment"] = "peters2019/ensemble_medium"
+    r["config"] = config(alpha, attn_alpha, 0, "ensemble_medium")
+    r["extra"]["members"] = [{"seed": 0}, {"seed": 1}]
+    return r
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """Medium setting: (1,1) and (2,2) with seeds 0 and 1, (1.5,1.5) with seed 0; an ensemble of (1,1) only;
+    a failed run and a high-setting record filed under the medium experiment (both ignored)."""
+    root = tmp_path / "runs"
+    base = root / "smoke" / "peters2019"
+    for (a, b), accs in {(1.0, 1.0): [80.0, 84.0], (2.0, 2.0): [90.0, 86.0], (1.5, 1.5): [50.0]}.items():
+        for seed, acc in enumerate(accs):
+            record.write(base / "table1_medium" / f"a={a},b={b},seed={seed}",
+                         train_record(a, b, seed, acc, speed=100.0 if (a, b) == (1.0, 1.0) else 50.0))
+    record.write(base / "ensemble_medium" / "a=1.0,b=1.0", ensemble_record(1.0, 1.0, 85.0))
+    record.write(base / "table1_medium" / "failed", {**train_record(1.0, 1.5, 0, 99.0), "status": "failed"})
+    wrong = train_record(1.0, 2.0, 0, 99.0)
+    wrong["config"]["data"]["setting"] = "high"
+    record.write(base / "table1_medium" / "wrong-setting", wrong)
+    return root
+
+
+def rows_of(text: str, section: int = 0) -> dict[str, list[str]]:
+    """Markdown table rows of the ``section``-th table, keyed by their first two cells."""
+    tables = [[line for line in block.splitlines() if line.startswith("| ")] for block in text.split("\n## ")]
+    tables = [t for t in tables if t]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in tables[section][1:]]
+    return {f"{c[0]},{c[1]}": c[2:] for c in cells}
+
+
+def test_collect_keeps_finished_runs_of_the_setting(runs):
+    train, ens = rep.collect(runs, "smoke")
+    assert len(train["medium"]) == 5 and train["high"] == [] and len(ens["medium"]) == 1
+    groups = rep.by_config(train["medium"])
+    assert [int(r["config"]["seed"]) for r in groups[(2.0, 2.0)]] == [0, 1]
+
+
+def test_table1_cells_reference_columns_not_run_and_missing(runs):
+    train, ens = rep.collect(runs, "smoke")
+    text = rep.table1_text("smoke", SMOKE, train, ens, REF)
+    assert text.startswith("# Table 1 — word accuracy (%) by output α × attention α\n")
+    assert "Profile: **smoke**" in text and "- profile **smoke**; settings run: medium; seeds [0, 1]; ensembles: yes" in text
+    rows = rows_of(text)
+    # high: not run in this profile, paper values still shown; medium avg = mean of seeds, Δ = ours − paper
+    assert rows["1.00,1.00"] == ["not run in this profile", "93.15", "–", "not run in this profile", "94.20", "–",
+                                 "82.00", "82.55", "-0.55", "85.00", "85.68", "-0.68"]
+    assert rows["2.00,2.00"][6:] == ["88.00", "84.96", "3.04", "missing run", "86.47", "–"]
+    assert rows["1.50,1.50"][6:] == ["50.00", "–", "–", "missing run", "–", "–"]    # no paper value: no Δ
+    assert rows["1.00,1.50"][6:9] == ["missing run", "–", "–"]                    # the failed run does not count
+    assert len(rows) == 9
+    edit = rows_of(text, 1)
+    assert edit["1.00,1.00"] == ["not run in this profile", "not run in this profile", "1.50", "1.00"]
+    assert edit["2.00,2.00"][2:] == ["1.50", "missing run"]
+    assert "best shared-task system (UZH) ens: high 96.0, medium 86.64." in text
+
+
+def test_ensemble_columns_not_run_without_ensembles(runs):
+    train, ens = rep.collect(runs, "smoke")
+    rows = rows_of(rep.table1_text("smoke", {**SMOKE, "ensemble": False}, train, ens, REF))
+    assert rows["1.00,1.00"][6:] == ["82.00", "82.55", "-0.55", "not run in this profile", "85.68", "–"]
+
+
+def test_no_runs_at_all(tmp_path):
+    train, ens = rep.collect(tmp_path, "smoke")
+    text = rep.table1_text("smoke", SMOKE, train, ens, {})
+    assert "- profile `smoke`: no finished runs yet" in text
+    assert set(rows_of(text)["1.00,1.00"][6:]) == {"missing run", "–"}
+    sp = rep.sparsity_text("smoke", SMOKE, train, {})
+    assert "| medium | missing run |" in sp and "| high | not run in this profile |" in sp
+
+
+def test_sparsity_best_configuration_grid_and_speed(runs):
+    train, _ = rep.collect(runs, "smoke")
+    text = rep.sparsity_text("smoke", SMOKE, train, REF)
+    assert "| high | not run in this profile |  |  | 0.81 |  | 0.87 |" in text
+    assert "| medium | output α 2.0, attention α 2.0 | 88.00 | 0.25 | 0.66 | 0.50 | 0.79 |" in text
+    assert "(target vocabulary size: 40)" in text and "torch threads per job: [1]" in text
+    speed = rows_of(text.split("### Training speed, medium setting")[1])
+    assert speed["1.00,1.00"] == ["100.00", "1.00"] and speed["2.00,2.00"] == ["50.00", "0.50"]
+
+
+def test_best_key_breaks_ties_by_alpha_order():
+    g = {(2.0, 2.0): [{"metrics": {"acc": 5.0}}], (1.0, 1.5): [{"metrics": {"acc": 5.0}}],
+         (1.5, 1.0): [{"metrics": {}}]}
+    assert rep.best_key(g) == (1.0, 1.5)
+
+
+def test_examples_and_per_language(runs):
+    train, ens = rep.collect(runs, "smoke")
+    text = rep.examples_text("smoke", SMOKE, train)
+    assert "## medium setting, output α 1.0, attention α 1.0 (seed 0)" in text
+    assert "## medium setting, output α 1.5, attention α 1.5 (seed 0)" in text
+    assert "| zulu | a | V | ab | 'ab' 0.75; 'ac' 0.25 | yes | 1.00 |" in text
+    rows = rep.per_language_rows(train, ens)
+    assert rows[0] == ["medium", "single", 1.0, 1.0, 0, "zulu", "80.00", "0.5000", 10, "1.0000", "0.5000"]
+    assert rows[-1][:5] == ["medium", "ensemble", 1.0, 1.0, "0+1"] and len(rows) == 6
+
+
+def test_write_reports_and_index(runs, tmp_path):
+    out = tmp_path / "report"
+    out.mkdir()
+    recs = rep.write_reports("smoke", out, SMOKE, runs, ref=REF)
+    assert len(recs) == 6
+    for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
+                 "support_histogram.png", "runs.jsonl", "index.html"):
+        assert (out / name).stat().st_size > 0, name
+    html = (out / "index.html").read_text()
+    assert html.count("<table>") >= 6                       # table1 (2), sparsity (3), examples (3), csv, provenance
+    assert "<img src='accuracy_by_alpha.png'" in html and "<img src='support_histogram.png'" in html
+    assert "profile <strong>smoke</strong>" in html and "profile **smoke**" not in html
+    assert "<td>not run in this profile</td>" in html
+    assert "smoke/peters2019/table1_medium/a=1.0,b=1.0,seed=0" in html
+    for text in [html] + [(out / n).read_text() for n in ("table1.md", "sparsity.md", "examples.md", "runs.jsonl")]:
+        assert str(tmp_path) not in text and "/somewhere" not in text
+
+
+def test_numbers(runs):
+    nums = rep.numbers(runs, "smoke")
+    assert nums["table1_medium/alpha=2.0,attn_alpha=2.0,seed=1"]["acc"] == 86.0
+    assert nums["ensemble_medium/alpha=1.0,attn_alpha=1.0"]["acc"] == 85.0
+    assert nums["table1_medium/alpha=1.0,attn_alpha=1.0,seed=0/zulu"]["accuracy"] == 80.0
+    assert "train_samples_per_s" not in nums["table1_medium/alpha=1.0,attn_alpha=1.0,seed=0"]   # timings are not pinned
+    assert len(nums) == 12
