@@ -9,7 +9,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from sparselab.engine import resolvers
-from sparselab.engine.overrides import group_options
+from sparselab.engine.overrides import group_options, override_error
 from sparselab.run import CONF_DIR
 
 resolvers.register()
@@ -52,13 +52,82 @@ def test_unknown_experiment_lists_valid_ones():
 
 def test_unknown_key_lists_valid_keys():
     out = run_cli("mapping.alpah=1.5")
-    assert out.returncode != 0
+    assert out.returncode == 2
     assert "unknown config key 'mapping.alpah'" in out.stderr
     assert "alpha, attn_alpha" in out.stderr
 
 
-def test_invalid_alpha_names_the_key(tmp_path):
-    out = run_cli("experiment=martins2016/figure3_label_proportions", "profile=smoke", "mapping.alpha=0.9",
-                  f"paths.runs={tmp_path}", "logger=none", "hydra.mode=RUN")
-    assert out.returncode != 0
-    assert "mapping.alpha=0.9 is invalid" in out.stderr
+# ---- the check composes the config the job gets (experiment and other group choices applied)
+PETERS = ["experiment=peters2019/table1_medium", "hydra.mode=RUN", "profile=cpu"]
+
+
+def test_override_check_accepts_keys_the_experiment_adds():
+    """Acceptance 4: `trainer.val_check_interval` is a key of the composed experiment, not of the primary config."""
+    assert override_error(CONF_DIR, [*PETERS, "trainer.val_check_interval=300"]) is None
+    assert override_error(CONF_DIR, [*PETERS, "data.setting=high", "task.beam=3", "mapping=sparsemax",
+                                     "mapping.alpha=1,1.5", "seed=range(0,3)", "+extra.key=1"]) is None
+
+
+def test_override_check_names_the_unknown_key_and_its_siblings():
+    """Acceptance 4: with an experiment on the command line, the typo (not `experiment`) is blamed."""
+    msg = override_error(CONF_DIR, [*PETERS, "mapping.alpah=1.5"])
+    assert msg.startswith("error: unknown config key 'mapping.alpah'. Valid keys under 'mapping': ")
+    assert "'experiment'" not in msg
+    siblings = msg.split("Valid keys under 'mapping': ", 1)[1].split(".", 1)[0].split(", ")
+    assert {"alpha", "attn_alpha"} <= set(siblings)
+    assert "Did you mean 'mapping.alpha'?" in msg
+    msg = override_error(CONF_DIR, [*PETERS, "trainer.max_step=3"])
+    assert "unknown config key 'trainer.max_step'" in msg and "max_steps" in msg
+
+
+def test_override_check_on_a_missing_node_and_a_value():
+    msg = override_error(CONF_DIR, [*PETERS, "nope.key=1"])
+    assert "unknown config key 'nope.key': this config has no 'nope'. Valid keys under the top level:" in msg
+    assert "'seed' is a value" in override_error(CONF_DIR, [*PETERS, "seed.x=1"])
+
+
+def test_martins_experiments_have_no_mapping_to_sweep():
+    """Their tasks choose the loss with task.loss; `mapping.alpha=…` would give identical runs, so it is refused."""
+    for exp in ("martins2016/figure3_label_proportions", "martins2016/table2_multilabel"):
+        msg = override_error(CONF_DIR, [f"experiment={exp}", "profile=smoke", "mapping.alpha=1,1.5,2"])
+        assert msg and "unknown config key 'mapping.alpha': this config has no 'mapping'" in msg
+    from omegaconf import OmegaConf
+
+    from sparselab.engine.errors import ConfigError
+    from sparselab.tasks.multilabel import check_no_mapping
+
+    with pytest.raises(ConfigError, match="task.loss"):  # `mapping=…` brought back by hand
+        check_no_mapping(OmegaConf.create({"task": {"name": "multilabel"}, "mapping": {"alpha": 2.0}}))
+
+
+def test_bases_are_not_experiments():
+    assert not [e for e in EXPERIMENTS if e.rsplit("/", 1)[-1].startswith("_")]
+    msg = override_error(CONF_DIR, ["experiment=peters2019/_table1"])
+    assert msg and msg.startswith("error: unknown experiment 'peters2019/_table1'")
+
+
+def test_peters_settings_share_their_base():
+    """table1_high/medium (and ensemble_high/medium) differ only in their setting-specific keys."""
+    def job(exp):
+        with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+            cfg = compose("config", overrides=[f"experiment={exp}", "profile=cpu"], return_hydra_config=True)
+        from omegaconf import OmegaConf
+
+        d = OmegaConf.to_container(cfg, resolve=False)
+        return d, d.pop("hydra")
+
+    def diff(a, b, prefix=""):
+        keys = set(a) | set(b)
+        out = set()
+        for k in keys:
+            if isinstance(a.get(k), dict) and isinstance(b.get(k), dict):
+                out |= diff(a[k], b[k], f"{prefix}{k}.")
+            elif a.get(k) != b.get(k):
+                out.add(prefix + k)
+        return out
+
+    (hi, hhi), (me, hme) = job("peters2019/table1_high"), job("peters2019/table1_medium")
+    assert diff(hi, me) == {"experiment_name", "data.setting", "trainer.max_epochs", "trainer.max_steps"}
+    assert hhi["sweeper"] == hme["sweeper"] and hhi["mode"] == hme["mode"]
+    (hi, _), (me, _) = job("peters2019/ensemble_high"), job("peters2019/ensemble_medium")
+    assert diff(hi, me) == {"experiment_name", "data.setting", "task.source_experiment"}

@@ -12,6 +12,7 @@ from omegaconf import OmegaConf, open_dict
 
 from sparselab.engine import execute as engine
 from sparselab.engine import record, resolvers
+from sparselab.engine.errors import ConfigError
 from sparselab.run import CONF_DIR
 
 resolvers.register()
@@ -97,17 +98,23 @@ def test_failure_is_recorded_and_raised(tmp_path):
     assert rec["status"] == "failed" and "probe asked to fail" in rec["error"]
 
 
-@pytest.mark.parametrize("key,value", [("mapping.alpha", 0.5), ("mapping.attn_alpha", "nan"), ("mapping.alpha", "abc")])
-def test_invalid_alpha_names_the_key(tmp_path, key, value):
-    with pytest.raises(ValueError, match=key.replace(".", r"\.")):
+@pytest.mark.parametrize("key,value,problem", [("mapping.alpha", 0.5, "must be >= 1"),
+                                               ("mapping.attn_alpha", "nan", "must not be NaN"),
+                                               ("mapping.alpha", "abc", "expected a number >= 1"),
+                                               ("mapping.alpha", "inf", "must be finite")])
+def test_invalid_alpha_names_the_key(tmp_path, key, value, problem):
+    """The mappings' own rule (check_alpha_float) decides, with the config key in the message."""
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.") + ": " + problem):
         engine.execute(make_cfg(f"{key}={value}"), tmp_path)
     assert CALLS == []
+    rec = record.read(tmp_path)  # the failure is recorded like any other
+    assert rec["status"] == "failed" and rec["error"].startswith(f"ConfigError: {key}: ")
 
 
 def test_unknown_task_lists_valid_ones(tmp_path):
     cfg = make_cfg()
     cfg.task.name = "nope"
-    with pytest.raises(ValueError, match="valid tasks:"):
+    with pytest.raises(ConfigError, match="valid tasks:"):
         engine.execute(cfg, tmp_path)
 
 

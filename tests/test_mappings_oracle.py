@@ -2,7 +2,8 @@
 
 Compared on dim=-1 and finite inputs, where the package is correct: forward,
 backward (vector-Jacobian products), the alpha-gradient of entmax_bisect, and
-the losses.  Tolerances: 1e-5 in float32, 1e-10 in float64.
+the losses.  Tolerances: 1e-5 in float32, 1e-10 in float64.  The eager comparisons
+take the `device` fixture (tests/conftest.py): CPU always, CUDA too when present.
 """
 import pytest
 import torch
@@ -35,9 +36,9 @@ SHAPES = {
 DTYPES = [torch.float32, torch.float64]
 
 
-def _scores(shape, dtype, seed=0, scale=2.0):
+def _scores(shape, dtype, seed=0, scale=2.0, device="cpu"):
     g = torch.Generator().manual_seed(seed)
-    return (torch.randn(shape, generator=g, dtype=torch.float64) * scale).to(dtype)
+    return (torch.randn(shape, generator=g, dtype=torch.float64) * scale).to(dtype).to(device)
 
 
 def _close(a, b, dtype, tol=None):
@@ -70,10 +71,10 @@ MAPPINGS = {
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("shape", list(SHAPES.values()), ids=list(SHAPES))
 @pytest.mark.parametrize("name", list(MAPPINGS))
-def test_forward_backward_match_package(name, shape, dtype):
+def test_forward_backward_match_package(name, shape, dtype, device):
     ours, ref = MAPPINGS[name]
-    x = _scores(shape, dtype, seed=1)
-    g = _scores(shape, dtype, seed=2, scale=1.0)
+    x = _scores(shape, dtype, seed=1, device=device)
+    g = _scores(shape, dtype, seed=2, scale=1.0, device=device)
     y1, gx1 = _fwd_bwd(ours, x, g)
     gtol = None
     if name == "bisect_2.5" and dtype == torch.float32:
@@ -94,13 +95,13 @@ def test_forward_backward_match_package(name, shape, dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("alpha0", [1.1, 1.5, 1.8, 2.0])
 @pytest.mark.parametrize("shape", [(64, 100), (4, 32000), (16, 8, 64)], ids=["chars", "output", "heads"])
-def test_per_row_alpha_and_alpha_grad_match_package(shape, alpha0, dtype):
-    x = _scores(shape, dtype, seed=3)
-    g = _scores(shape, dtype, seed=4, scale=1.0)
+def test_per_row_alpha_and_alpha_grad_match_package(shape, alpha0, dtype, device):
+    x = _scores(shape, dtype, seed=3, device=device)
+    g = _scores(shape, dtype, seed=4, scale=1.0, device=device)
     # one alpha per row, spread around alpha0
     a_shape = shape[:-1] + (1,)
     a = alpha0 + 0.1 * torch.rand(a_shape, generator=torch.Generator().manual_seed(5), dtype=torch.float64)
-    a = a.clamp(1.05, 2.0).to(dtype)
+    a = a.clamp(1.05, 2.0).to(dtype).to(device)
     outs = []
     for fn in (M.entmax_bisect, entmax_pkg.entmax_bisect):
         xx = x.clone().requires_grad_(True)
@@ -122,9 +123,9 @@ LOSSES = {
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("shape", [(64, 100), (4, 32000), (5, 7)], ids=["chars", "output", "small"])
 @pytest.mark.parametrize("name", ["sparsemax", "entmax15", "bisect_1.3", "bisect_1.5", "bisect_2.2"])
-def test_losses_match_package(name, shape, dtype):
-    x = _scores(shape, dtype, seed=6)
-    t = torch.randint(0, shape[1], (shape[0],), generator=torch.Generator().manual_seed(7))
+def test_losses_match_package(name, shape, dtype, device):
+    x = _scores(shape, dtype, seed=6, device=device)
+    t = torch.randint(0, shape[1], (shape[0],), generator=torch.Generator().manual_seed(7)).to(device)
     if name in LOSSES:
         ours, ref, _ = LOSSES[name]
         fo = lambda s: ours(s, t, reduction="none")  # noqa: E731
@@ -133,7 +134,7 @@ def test_losses_match_package(name, shape, dtype):
         alpha = float(name.split("_")[1])
         fo = lambda s: M.fy_loss(s, t, alpha, reduction="none")  # noqa: E731
         fr = lambda s: entmax_pkg.entmax_bisect_loss(s, t, alpha)  # noqa: E731
-    g = _scores((shape[0],), dtype, seed=8, scale=1.0)
+    g = _scores((shape[0],), dtype, seed=8, scale=1.0, device=device)
     l1, gx1 = _fwd_bwd(fo, x, g)
     l2, gx2 = _fwd_bwd(fr, x, g)
     assert l1.shape == l2.shape == (shape[0],)
@@ -142,9 +143,9 @@ def test_losses_match_package(name, shape, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_softmax_and_alpha1_loss_match_torch(dtype):
-    x = _scores((64, 100), dtype, seed=9)
-    t = torch.randint(0, 100, (64,), generator=torch.Generator().manual_seed(10))
+def test_softmax_and_alpha1_loss_match_torch(dtype, device):
+    x = _scores((64, 100), dtype, seed=9, device=device)
+    t = torch.randint(0, 100, (64,), generator=torch.Generator().manual_seed(10)).to(device)
     _close(M.softmax(x), torch.softmax(x, -1), dtype)
     _close(M.softmax_loss(x, t, reduction="none"), torch.nn.functional.cross_entropy(x, t, reduction="none"), dtype)
 

@@ -84,3 +84,31 @@ def test_warm_started_path_returns_one_model_per_l2():
 def test_unknown_loss_is_rejected():
     with pytest.raises(ValueError, match="logistic, softmax, sparsemax"):
         linear.loss_and_grad(np.zeros((2, 2)), np.zeros((2, 2)), "hinge")
+
+
+def test_cv_path_and_refit_path_equal_the_hand_written_loops():
+    """The shared CV / refit helpers of both Martins tasks compute exactly what their loops did."""
+    from sparselab.data.mulan import kfold_indices
+
+    X, Y = toy(n_per=12, seed=3)
+    T = linear.uniform_targets(Y)
+    l2s = [1e-2, 1.0, 1e2]
+    fits = []
+    oof = linear.cv_path(X, lambda tr: (np.arange(len(tr))[::2], T[tr][::2]), "sparsemax", l2s,
+                         kfold_indices(len(X), 3, 0), max_iter=30,
+                         output=lambda Z: linear.distribution(Z, "sparsemax"),
+                         on_fit=lambda m, n: fits.append((m.n_iter, n)))
+    ref = {l2: np.zeros_like(T) for l2 in l2s}
+    for tr, ho in kfold_indices(len(X), 3, 0):
+        st = linear.Standardizer(X[tr])
+        D_fit = st.design(X[tr]).rows(np.arange(len(tr))[::2])
+        for l2, model in linear.warm_path(D_fit, T[tr][::2], "sparsemax", l2s, 30):
+            ref[l2][ho] = linear.distribution(model.scores(st.design(X[ho])), "sparsemax")
+    assert sorted(oof) == sorted(l2s) and all(np.array_equal(oof[l2], ref[l2]) for l2 in l2s)
+    assert len(fits) == 9 and all(n == len(range(0, 24, 2)) for _, n in fits)
+    path = list(linear.refit_path(X, X[:5], None, T, "softmax", l2s, down_to=1.0, max_iter=30))
+    assert [l2 for l2, _, _ in path] == [1e2, 1.0]  # stops at the chosen L2
+    st = linear.Standardizer(X)
+    want = linear.fit_path(st.design(X), T, "softmax", [1e2, 1.0], max_iter=30)[1.0]
+    _, got, D_eval = path[-1]
+    assert np.array_equal(got.W, want.W) and np.array_equal(got.scores(D_eval), want.scores(st.design(X[:5])))

@@ -2,24 +2,39 @@
 
 Add ``-m`` to sweep by hand (``-m mapping.alpha=1,1.5,2``); experiment configs
 that sweep by themselves set ``hydra.mode: MULTIRUN``.
+
+Errors. A user's mistake (a bad value, a malformed data line, missing data, an unknown
+task or key; see ``sparselab.engine.errors``) prints one line ``error: <message>`` on
+stderr and exits 2; any other failure prints its traceback and exits 1. Set
+``HYDRA_FULL_ERROR=1`` for the traceback of a user error too. Either way the job's
+``run.json`` records the failure. ``engine.fail_fast`` decides what a failing job does
+to a sweep: ``true`` stops the sweep at that job; ``false`` goes on with the next job
+and exits non-zero at the end, naming the failed jobs.
 """
 from __future__ import annotations
 
 import logging
 import os
 import sys
+import traceback
 from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import resolvers
+from sparselab.engine.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
 CONF_DIR = Path(os.environ.get("SPARSELAB_CONF", Path(__file__).resolve().parents[2] / "conf"))
 
 resolvers.register()
+log = logging.getLogger("sparselab")
+
+# Jobs of this process (a sweep runs them one after another with the basic launcher).
+_JOBS: list[str] = []
+_FAILED: list[tuple[str, bool]] = []  # (run dir, is a user error)
 
 
 def _quiet_lightning() -> None:
@@ -39,13 +54,50 @@ def main(cfg: DictConfig):
     from sparselab.engine.execute import execute
 
     run_dir = Path(HydraConfig.get().runtime.output_dir)
-    rec = execute(cfg, run_dir, interactive=sys.stderr.isatty())
+    _JOBS.append(str(run_dir))
+    try:
+        rec = execute(cfg, run_dir, interactive=sys.stderr.isatty())
+    except Exception as err:  # noqa: BLE001 - reported here, recorded in run.json by execute
+        _job_failed(cfg, run_dir, err)
+        return None
     objective = cfg.task.get("objective")
     if objective and objective in rec.get("metrics", {}):
         return rec["metrics"][objective]
     return None
 
 
+def _full_error() -> bool:
+    return os.environ.get("HYDRA_FULL_ERROR") == "1"  # as Hydra reads it
+
+
+def _job_failed(cfg: DictConfig, run_dir: Path, err: Exception) -> None:
+    """Report a failed job: one line for a user error, the traceback for anything else.
+
+    ``engine.fail_fast: true`` then stops the process (and so the sweep) with SystemExit, which
+    Hydra's job runner does not catch; ``false`` returns, so the sweep goes on with its next job.
+    """
+    user = user_error(err)
+    if user is not None and not _full_error():
+        print(f"error: {describe(user)}", file=sys.stderr)
+    else:
+        traceback.print_exception(err, file=sys.stderr)
+    _FAILED.append((str(run_dir), user is not None))
+    if OmegaConf.select(cfg, "engine.fail_fast", default=True):
+        raise SystemExit(2 if user is not None else 1)
+    log.warning("job %s failed (recorded in its run.json); engine.fail_fast=false: going on", run_dir)
+
+
+def _exit_status() -> int:
+    """After all jobs: 0, or 2 (only user errors) / 1 when some job failed under engine.fail_fast=false."""
+    if not _FAILED:
+        return 0
+    if len(_JOBS) > 1:
+        print(f"sweep: {len(_FAILED)} of {len(_JOBS)} jobs failed (engine.fail_fast=false); their run.json "
+              f"records the error: {', '.join(d for d, _ in _FAILED)}", file=sys.stderr)
+    return 2 if all(user for _, user in _FAILED) else 1
+
+
 if __name__ == "__main__":
     check_overrides(CONF_DIR, sys.argv[1:])
     main()
+    sys.exit(_exit_status())

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import math
 import sys
 import time
 import traceback
@@ -15,6 +14,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import record, wandb_run
 from sparselab.engine.context import RunContext
+from sparselab.engine.errors import ConfigError
 
 log = logging.getLogger("sparselab")
 
@@ -22,20 +22,24 @@ ALPHA_KEYS = ("mapping.alpha", "mapping.attn_alpha")
 
 
 def validate(cfg: DictConfig) -> None:
-    """Reject configs that would fail deep inside a kernel, naming the key."""
+    """Reject configs that would fail deep inside a kernel, naming the key (raises :class:`ConfigError`).
+
+    α follows the mappings' own rule (``sparselab.mappings._validate.check_alpha_float``), so
+    the config and the kernels cannot disagree on what a valid α is.
+    """
+    from sparselab.mappings._validate import check_alpha_float
+
     for key in ALPHA_KEYS:
         value = OmegaConf.select(cfg, key)
         if value is None:
             continue
         try:
-            a = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{key}={value!r} is not a number; α must be a float ≥ 1") from None
-        if math.isnan(a) or a < 1:
-            raise ValueError(f"{key}={value!r} is invalid: α must be ≥ 1 (1 = softmax, 1.5 = entmax15, 2 = sparsemax)")
+            check_alpha_float(value, key)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
     if cfg.get("task") is None or "name" not in cfg.task:
-        raise ValueError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
-                         "(python -m sparselab.run --help lists them)")
+        raise ConfigError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
+                          "(python -m sparselab.run --help lists them)")
 
 
 def task_function(name: str):
@@ -49,7 +53,7 @@ def task_function(name: str):
         import sparselab.tasks as pkg
 
         valid = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
-        raise ValueError(f"task.name={name!r} is unknown; valid tasks: {', '.join(valid)}") from None
+        raise ConfigError(f"task.name={name!r} is unknown; valid tasks: {', '.join(valid)}") from None
     return module.run
 
 
@@ -58,7 +62,11 @@ def _run_name(run_dir: Path) -> str:
 
 
 def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False) -> dict[str, Any]:
-    validate(cfg)
+    """Run one job and return its record; a failure is recorded (status ``failed``) and re-raised.
+
+    Whether a failure stops a sweep is the entry point's business (``engine.fail_fast``, see
+    ``sparselab.run``).
+    """
     threads = int(cfg.get("threads", 1))
     torch.set_num_threads(threads)
     chash = record.config_hash(cfg)
@@ -71,14 +79,15 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False) -> dict[s
     elif previous:
         log.info("re-running %s: previous status %r", run_dir, previous.get("status"))
 
-    import lightning as L
-
-    L.seed_everything(int(cfg.seed), workers=True, verbose=False)
     rec = record.new_record(cfg, chash, threads)
     record.write(run_dir, rec)
     t0 = time.time()
     run = None
     try:
+        validate(cfg)
+        import lightning as L
+
+        L.seed_everything(int(cfg.seed), workers=True, verbose=False)
         run = wandb_run.start(cfg, run_dir, _run_name(run_dir))
         ctx = _context(cfg, run_dir, run, interactive)
         result = task_function(cfg.task.name)(cfg, ctx) or {}

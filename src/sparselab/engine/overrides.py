@@ -1,92 +1,170 @@
 """Check command-line overrides before Hydra runs, so a typo lists the valid keys.
 
 Hydra's own message for an unknown key says only "Key 'x' is not in struct";
-ours names the valid keys of the parent node.
+ours names the unknown key and the valid keys of its parent node. The check
+composes the config the job will get, with every group choice (``experiment=…``,
+``mapping=…``, ``profile=…``) applied, so a key that an experiment adds can be
+overridden and only keys that are missing from that config are blamed. Sweeps
+(``a=1,2``, ``range(…)``, ``choice(…)``) are checked with their first value.
 """
 from __future__ import annotations
 
+import difflib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 
-def _plain(args: list[str]) -> list[str]:
-    """The key=value overrides Hydra would apply to the job config (sweeps reduced to their first value)."""
+@dataclass(frozen=True)
+class _Override:
+    key: str  # config key (mapping.alpha) or config group (experiment, hydra/launcher)
+    value: str  # the value to compose with (a sweep's first value)
+    is_group: bool
+
+    @property
+    def line(self) -> str:
+        return f"{self.key}={self.value}"
+
+
+def _parse(conf_dir: Path, args: list[str]) -> list[_Override] | None:
+    """The plain key=value overrides of the job config; None when Hydra should judge the line itself."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.core.override_parser.types import OverrideType
+
+    lines = [a for a in args if not a.startswith("-") and "=" in a]
+    try:
+        parsed = OverridesParser.create().parse_overrides(lines)
+    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
+        return None
     out = []
-    for a in args:
-        if a.startswith("-") or "=" not in a:
+    for o in parsed:
+        key = o.key_or_group
+        # hydra.* / hydra/*: the run's machinery, not the job config; +, ++, ~ add or delete on purpose.
+        if key == "hydra" or key.startswith(("hydra.", "hydra/")) or o.type != OverrideType.CHANGE or o.package:
             continue
-        key, value = a.split("=", 1)
-        if key.startswith(("hydra", "+", "~", "++")) or "/" in key.split(".")[0] and key.startswith("hydra"):
+        try:
+            value = next(iter(o.sweep_string_iterator())) if o.is_sweep_override() else o.get_value_element_as_str()
+        except Exception:  # noqa: BLE001 - e.g. an interval() sweep of an optimizing sweeper
             continue
-        if "," in value and not value.startswith(("[", "{", "'", '"')):
-            value = value.split(",", 1)[0]
-        if value.startswith(("range(", "choice(", "interval(", "glob(")):
-            continue
-        out.append(f"{key}={value}")
+        out.append(_Override(key, value, (Path(conf_dir) / key).is_dir()))
     return out
 
 
 def check_overrides(conf_dir: Path, args: list[str]) -> None:
-    from hydra import compose, initialize_config_dir
+    """Exit 2 with one explanation when the command line names an unknown key or group option."""
+    msg = override_error(conf_dir, args)
+    if msg:
+        print(msg, file=sys.stderr)
+        sys.exit(2)
+
+
+def override_error(conf_dir: Path, args: list[str]) -> str | None:
+    """The ``error: …`` message for a bad override, or None when the overrides compose (or Hydra should judge)."""
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    overrides = _plain(args)
-    try:
-        with initialize_config_dir(version_base="1.3", config_dir=str(conf_dir), job_name="check"):
-            compose(config_name="config", overrides=overrides)
-    except MissingConfigException as err:
-        msg = _missing_option(conf_dir, overrides)
-        if msg:
-            print(msg, file=sys.stderr)
-            sys.exit(2)
-        return  # let Hydra report it its own way
-    except ConfigCompositionException as err:
-        msg = _explain(conf_dir, overrides, err)
-        if msg:
-            print(msg, file=sys.stderr)
-            sys.exit(2)
-    except Exception:  # noqa: BLE001 - anything else: let Hydra report it its own way
-        return
-
-
-def _explain(conf_dir: Path, overrides: list[str], err: Exception) -> str | None:
-    if "not in struct" not in str(err) and "Could not override" not in str(err):
+    overrides = _parse(conf_dir, args)
+    if not overrides:
         return None
+    msg = _missing_option(conf_dir, overrides)  # also refuses the shared bases (`_*.yaml`), which would compose
+    if msg:
+        return msg
+    try:
+        _compose(conf_dir, [o.line for o in overrides])
+    except MissingConfigException:
+        return None  # e.g. a defaults list naming a missing file: Hydra reports it its own way
+    except ConfigCompositionException as err:
+        if "not in struct" in str(err) or "Could not override" in str(err):
+            return _unknown_key(conf_dir, overrides)
+    except Exception:  # noqa: BLE001 - anything else: let Hydra report it its own way
+        return None
+    return None
+
+
+def _compose(conf_dir: Path, overrides: list[str]) -> DictConfig:
     from hydra import compose, initialize_config_dir
 
-    groups = [o for o in overrides if "." not in o.split("=", 1)[0]]
     with initialize_config_dir(version_base="1.3", config_dir=str(conf_dir), job_name="check"):
-        cfg = compose(config_name="config", overrides=groups)
+        return compose(config_name="config", overrides=overrides)
+
+
+def _has(node: DictConfig, leaf: str) -> bool:
+    return leaf in [str(k) for k in node.keys()]  # keys() includes '???' values, `in node` does not
+
+
+def _leaves(node, prefix: str = ""):
+    if isinstance(node, DictConfig):
+        for k in node.keys():
+            path = f"{prefix}.{k}" if prefix else str(k)
+            yield path
+            yield from _leaves(node._get_node(k), path)
+
+
+def _unknown_key(conf_dir: Path, overrides: list[_Override]) -> str | None:
+    """Compose with the group choices only, then name the first key override missing from that config."""
+    try:
+        cfg = _compose(conf_dir, [o.line for o in overrides if o.is_group])
+    except Exception:  # noqa: BLE001
+        return None
     for o in overrides:
-        key = o.split("=", 1)[0]
-        if OmegaConf.select(cfg, key, default="__missing__") != "__missing__":
+        if o.is_group:
             continue
-        parent, _, leaf = key.rpartition(".")
-        node = OmegaConf.select(cfg, parent) if parent else cfg
-        if isinstance(node, DictConfig):
-            valid = ", ".join(sorted(str(k) for k in node.keys()))
-            where = f"'{parent}'" if parent else "the top level"
-            return (f"error: unknown config key '{key}'. Valid keys under {where}: {valid}.\n"
-                    f"(use +{key}=… to add a new key on purpose)")
-        return f"error: unknown config key '{key}': '{parent}' is not a config node"
+        parts = o.key.split(".")
+        node: DictConfig = cfg
+        for i, part in enumerate(parts):
+            if not isinstance(node, DictConfig):
+                parent = ".".join(parts[:i])
+                return f"error: unknown config key '{o.key}': '{parent}' is a value, not a config node"
+            if not _has(node, part):
+                break
+            node = node._get_node(part)
+        else:
+            continue  # the key exists in the composed config
+        parent = ".".join(parts[:i])
+        where = f"'{parent}'" if parent else "the top level"
+        valid = ", ".join(sorted(str(k) for k in node.keys())) or "(none)"
+        msg = f"error: unknown config key '{o.key}'"
+        if i < len(parts) - 1:  # a whole node is missing, e.g. `mapping` in an experiment whose task reads no α
+            missing = ".".join(parts[:i + 1])
+            msg += f": this config has no '{missing}'"
+            if i == 0 and (Path(conf_dir) / parts[0]).is_dir():
+                msg += f" (the experiment sets {parts[0]}: null because its task does not read it)"
+        msg += f". Valid keys under {where}: {valid}."
+        hint = _did_you_mean(cfg, o.key, parent, parts[i], node)
+        if hint:
+            msg += f" Did you mean {hint}?"
+        return msg + f"\n(use +{o.key}=… to add a new key on purpose)"
     return None
+
+
+def _did_you_mean(cfg: DictConfig, key: str, parent: str, missing: str, node: DictConfig) -> str | None:
+    close = difflib.get_close_matches(missing, [str(k) for k in node.keys()], n=1, cutoff=0.75)
+    if close:
+        return f"'{parent + '.' if parent else ''}{close[0]}'"
+    leaf = key.rsplit(".", 1)[-1]
+    same = [p for p in _leaves(cfg) if p.rsplit(".", 1)[-1] == leaf and p != key]
+    return " or ".join(f"'{p}'" for p in same[:3]) or None
 
 
 def group_options(conf_dir: Path, group: str) -> list[str]:
-    """Every option of a config group, nested ones as `paper/artifact`."""
+    """Every option of a config group, nested ones as `paper/artifact`.
+
+    Files whose name starts with ``_`` are shared bases that options include through their
+    defaults list (e.g. ``experiment/peters2019/_table1.yaml``); they are not options themselves.
+    """
     base = Path(conf_dir) / group
-    return sorted(str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml"))
+    return sorted(str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml")
+                  if not p.name.startswith("_"))
 
 
-def _missing_option(conf_dir: Path, overrides: list[str]) -> str | None:
+def _missing_option(conf_dir: Path, overrides: list[_Override]) -> str | None:
     for o in overrides:
-        group, value = o.split("=", 1)
-        if "." in group or not (Path(conf_dir) / group).is_dir():
+        if not o.is_group:
             continue
-        options = group_options(conf_dir, group)
-        if value not in options and value != "null":
-            return (f"error: unknown {group} '{value}'. Valid {group} options:\n  "
+        options = group_options(conf_dir, o.key)
+        if o.value not in options and o.value != "null":
+            return (f"error: unknown {o.key} '{o.value}'. Valid {o.key} options:\n  "
                     + "\n  ".join(options or ["(none)"]))
     return None
+

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from omegaconf import OmegaConf
 
+from sparselab.engine.errors import ConfigError
+
 PROFILES = ("smoke", "cpu", "paper")
 
 
 def _by_profile(smoke, cpu, paper, *, _root_):
     name = _root_.profile.name
     if name not in PROFILES:
-        raise ValueError(f"profile.name={name!r} is not one of {', '.join(PROFILES)}")
+        raise ConfigError(f"profile.name={name!r} is not one of {', '.join(PROFILES)}")
     return {"smoke": smoke, "cpu": cpu, "paper": paper}[name]
 
 

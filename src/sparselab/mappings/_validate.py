@@ -34,7 +34,14 @@ def compute_dtype(dtype: torch.dtype) -> torch.dtype:
 
 
 def check_alpha_float(alpha: float, name: str = "alpha") -> float:
-    alpha = float(alpha)
+    """The one rule for a scalar alpha (mappings, losses, and config keys such as
+    ``mapping.alpha``): a finite number >= 1 (1 = softmax, 1.5 = entmax15, 2 = sparsemax)."""
+    if isinstance(alpha, bool):
+        raise ValueError(f"{name}: expected a number >= 1, got a bool")
+    try:
+        alpha = float(alpha)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected a number >= 1, got {alpha!r}") from None
     if math.isnan(alpha):
         raise ValueError(f"{name}: must not be NaN")
     if alpha < 1:

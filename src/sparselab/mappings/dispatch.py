@@ -10,20 +10,30 @@ from .softmax import softmax
 from .sparsemax import sparsemax
 
 
+# The one alpha -> kernel rule, shared by ``entmax`` (autograd mappings) and the losses (raw kernels).
+EXACT_CASES = {1.0: "softmax", 1.5: "entmax15", 2.0: "sparsemax"}
+
+
+def exact_case(alpha) -> str | None:
+    """'softmax' (alpha = 1), 'entmax15' (1.5) or 'sparsemax' (2) when a float alpha has an exact
+    solver (Martins & Astudillo 2016, Alg. 1; Peters et al. 2019, Alg. 2), else None: bisection
+    (any other alpha, and every tensor alpha)."""
+    return EXACT_CASES.get(alpha) if isinstance(alpha, float) else None
+
+
+_MAPPINGS = {"softmax": softmax, "entmax15": entmax15, "sparsemax": sparsemax}
+
+
 def entmax(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None) -> torch.Tensor:
     """alpha-entmax along ``dim`` (Peters et al. 2019):
         argmax_{p in simplex} <p, z> + H^T_alpha(p) = [(alpha-1) z - tau]_+^{1/(alpha-1)}.
     alpha == 1 -> softmax, 1.5 -> exact entmax15 (Peters et al. 2019, Alg. 2),
     2 -> sparsemax (Martins & Astudillo 2016, Alg. 1), any other alpha (or a tensor
-    alpha) -> ``entmax_bisect``."""
+    alpha) -> ``entmax_bisect`` (see ``exact_case``)."""
     check_input(x)
     if x.ndim:
         alpha = check_alpha(alpha, x, canonical_dim(x, dim))
-    if isinstance(alpha, float):
-        if alpha == 1.0:
-            return softmax(x, dim)
-        if alpha == 1.5:
-            return entmax15(x, dim)
-        if alpha == 2.0:
-            return sparsemax(x, dim)
+    case = exact_case(alpha)
+    if case is not None:
+        return _MAPPINGS[case](x, dim)
     return entmax_bisect(x, alpha, dim, n_iter=n_iter)

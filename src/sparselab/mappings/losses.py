@@ -23,20 +23,24 @@ import torch
 from . import _compile, _solvers
 from ._validate import check_alpha, check_alpha_float, check_input, check_n_iter, compute_dtype
 from .bisect import entmax_alpha_lastdim
+from .dispatch import exact_case
 from .tsallis import tsallis_lastdim
 
 _REDUCTIONS = ("none", "mean", "sum")
 
 
+_PROJECTIONS = {
+    "softmax": lambda z: torch.softmax(z, dim=-1),
+    "entmax15": _solvers.entmax15_lastdim,
+    "sparsemax": _solvers.sparsemax_lastdim,
+}
+
+
 def _project(z: torch.Tensor, alpha, n_iter) -> torch.Tensor:
-    """alpha-entmax of 2-D rows, no autograd: the fastest exact solver per alpha."""
-    if isinstance(alpha, float):
-        if alpha == 1.0:
-            return torch.softmax(z, dim=-1)
-        if alpha == 1.5:
-            return _solvers.entmax15_lastdim(z)
-        if alpha == 2.0:
-            return _solvers.sparsemax_lastdim(z)
+    """alpha-entmax of 2-D rows, no autograd: the fastest exact solver per alpha (``dispatch.exact_case``)."""
+    case = exact_case(alpha)
+    if case is not None:
+        return _PROJECTIONS[case](z)
     return entmax_alpha_lastdim(z, alpha - 1, n_iter)
 
 
@@ -55,7 +59,7 @@ def _loss_rows(z, p, target, alpha, need_da: bool, dist: bool, ignore_index: int
         gold = torch.where(keep, target, 0).unsqueeze(-1)
         w_gold = w.gather(-1, gold).squeeze(-1)
     dH = None
-    if isinstance(alpha, float) and alpha == 1.0:
+    if exact_case(alpha) == "softmax":
         # logsumexp(w) - <w, y> - H(y) computed the way cross_entropy is.
         lse = torch.logsumexp(w, dim=-1)
         if dist:
@@ -229,13 +233,15 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
 
 
 def softmax_loss(scores, target, reduction: str = "mean", ignore_index: int = -100):
-    """Fenchel-Young loss at alpha = 1 (Blondel et al. 2020): logsumexp(z) - <z, y> - H(y),
+    """Fenchel-Young loss at alpha = 1 (Blondel et al. 2020):
+        L(z; y) = logsumexp(z) - <z, y> - H(y),
     i.e. cross-entropy (KL for probability targets)."""
     return fy_loss(scores, target, 1.0, reduction, ignore_index)
 
 
 def entmax15_loss(scores, target, reduction: str = "mean", ignore_index: int = -100):
-    """1.5-entmax loss (Peters et al. 2019): ``fy_loss`` at alpha = 1.5."""
+    """1.5-entmax loss (Peters et al. 2019): ``fy_loss`` at alpha = 1.5,
+        L(z; y) = <z, p* - y> + H^T_1.5(p*) - H^T_1.5(y),  p* = entmax15(z)."""
     return fy_loss(scores, target, 1.5, reduction, ignore_index)
 
 

@@ -180,6 +180,57 @@ def warm_path(design: Design, T: np.ndarray, loss: str, l2_values, max_iter: int
         yield l2, prev
 
 
+def cv_path(X, fold_targets, loss: str, l2_values, folds, max_iter: int = 100, output=None,
+            on_fit=None, on_fold=None) -> dict[float, np.ndarray]:
+    """Out-of-fold outputs of every model on the warm-started L2 path, keyed by L2.
+
+    For each fold ``(tr, ho)`` of ``folds`` (e.g. ``mulan.kfold_indices``): standardise with the
+    statistics of ``X[tr]``, fit ``warm_path`` on the rows and targets ``fold_targets(tr)`` returns
+    (``rows``: indices into ``tr``, or None for all of them), and store ``output(scores)`` of the
+    held-out rows ``ho`` (default: the scores themselves). ``on_fit(model, n_rows)`` is called after
+    every fit (to count iterations and samples), ``on_fold(k)`` after every fold.
+    """
+    l2_desc = sorted((float(v) for v in l2_values), reverse=True)
+    n = X.shape[0]
+    oof: dict[float, np.ndarray] = {}
+    for k, (tr, ho) in enumerate(folds):
+        st = Standardizer(X[tr])
+        D_tr, D_ho = st.design(X[tr]), st.design(X[ho])
+        rows, T = fold_targets(tr)
+        D_fit = D_tr if rows is None else D_tr.rows(rows)
+        for l2, model in warm_path(D_fit, T, loss, l2_desc, max_iter):
+            if on_fit is not None:
+                on_fit(model, D_fit.n)
+            out = model.scores(D_ho)
+            if output is not None:
+                out = output(out)
+            if l2 not in oof:
+                oof[l2] = np.zeros((n, out.shape[1]))
+            oof[l2][ho] = out
+        if on_fold is not None:
+            on_fold(k)
+    return oof
+
+
+def refit_path(X, X_eval, rows, T: np.ndarray, loss: str, l2_values, down_to: float, max_iter: int = 100,
+               on_fit=None):
+    """Refit on all of ``X`` along the same warm-started path as :func:`cv_path`, down to ``down_to``.
+
+    Standardises with the statistics of every row of ``X``, fits on ``rows`` (None: all) with
+    targets ``T``, and yields ``(l2, model, D_eval)`` from the strongest penalty to ``down_to``
+    (``D_eval``: ``X_eval`` standardised the same way, for ``model.scores(D_eval)``).
+    """
+    st = Standardizer(X)
+    D_all, D_eval = st.design(X), st.design(X_eval)
+    D_fit = D_all if rows is None else D_all.rows(rows)
+    for l2, model in warm_path(D_fit, T, loss, l2_values, max_iter):
+        if on_fit is not None:
+            on_fit(model, D_fit.n)
+        yield l2, model, D_eval
+        if l2 <= down_to:
+            return
+
+
 def fit_path(design: Design, T: np.ndarray, loss: str, l2_values, max_iter: int = 100) -> dict[float, LinearModel]:
     """Every model of the warm-started L2 path, keyed by L2."""
     return dict(warm_path(design, T, loss, l2_values, max_iter))

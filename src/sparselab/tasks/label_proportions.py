@@ -20,7 +20,9 @@ import time
 import numpy as np
 
 from sparselab.data import mulan, synthetic
+from sparselab.engine.errors import ConfigError
 from sparselab.models import linear
+from sparselab.tasks.multilabel import check_no_mapping
 
 log = logging.getLogger("sparselab")
 
@@ -50,24 +52,20 @@ def one_seed(K: int, length: float, mixture: str, seed: int, loss: str, dcfg, tc
     n = Xtr.shape[0]
     l2_desc = sorted((float(x) for x in tcfg.l2_grid), reverse=True)
     max_iter = int(tcfg.max_iter)
-    oof = {l2: np.zeros_like(Qtr) for l2 in l2_desc}
-    for tr, ho in mulan.kfold_indices(n, int(tcfg.cv_folds), seed):
-        st = linear.Standardizer(Xtr[tr])
-        D_tr, D_ho = st.design(Xtr[tr]), st.design(Xtr[ho])
-        for l2, model in linear.warm_path(D_tr, Qtr[tr], loss, l2_desc, max_iter):
-            ctx.samples_seen += model.n_iter * len(tr)
-            oof[l2][ho] = linear.distribution(model.scores(D_ho), loss)
+
+    def on_fit(model, n_rows):
+        ctx.samples_seen += model.n_iter * n_rows
+
+    oof = linear.cv_path(Xtr, lambda tr: (None, Qtr[tr]), loss, l2_desc,
+                         mulan.kfold_indices(n, int(tcfg.cv_folds), seed), max_iter,
+                         output=lambda Z: linear.distribution(Z, loss), on_fit=on_fit)
     cv = {l2: proportion_metrics(oof[l2], Qtr) for l2 in l2_desc}
     chosen = {m: min(l2_desc, key=lambda l2: (cv[l2][m], -l2)) for m in METRICS}  # ties: larger L2
-    st = linear.Standardizer(Xtr)
-    D_all, D_te = st.design(Xtr), st.design(Xte)
     test_at = {}
-    for l2, model in linear.warm_path(D_all, Qtr, loss, l2_desc, max_iter):
-        ctx.samples_seen += model.n_iter * n
+    for l2, model, D_te in linear.refit_path(Xtr, Xte, None, Qtr, loss, l2_desc, min(chosen.values()), max_iter,
+                                             on_fit=on_fit):
         if l2 in chosen.values():
             test_at[l2] = proportion_metrics(linear.distribution(model.scores(D_te), loss), Qte)
-        if l2 == min(chosen.values()):
-            break
     out = {m: test_at[chosen[m]][m] for m in METRICS}
     out.update({f"l2_{m}": chosen[m] for m in METRICS})
     out.update({f"cv_{m}": cv[chosen[m]][m] for m in METRICS})
@@ -78,9 +76,10 @@ def one_seed(K: int, length: float, mixture: str, seed: int, loss: str, dcfg, tc
 
 def run(cfg, ctx) -> dict:
     tcfg, dcfg = cfg.task, cfg.data
+    check_no_mapping(cfg)
     loss = str(tcfg.loss)
     if loss not in ("softmax", "sparsemax"):
-        raise ValueError(f"task.loss={loss!r} is unknown for label proportions; valid: softmax, sparsemax")
+        raise ConfigError(f"task.loss={loss!r} is unknown for label proportions; valid: softmax, sparsemax")
     K, length, mixture = int(dcfg.num_labels), float(dcfg.length), str(dcfg.mixture)
     seeds = [int(s) for s in tcfg.seeds]
     per_seed = []

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 
 import numpy as np
 from omegaconf import OmegaConf
 
 from sparselab.data import mulan
 from sparselab.data.root import data_root
+from sparselab.engine.errors import ConfigError
 from sparselab.models import linear
 
 log = logging.getLogger("sparselab")
@@ -104,22 +106,24 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
     Xtr, Ytr = split.X_train, split.Y_train
     n, K = Ytr.shape
     l2_desc = sorted((float(x) for x in l2_grid), reverse=True)
-    oof = {l2: np.zeros((n, K)) for l2 in l2_desc}
-    iters = 0
+    count = {"iters": 0}
     t0, c0 = time.time(), time.process_time()
-    for k, (tr, ho) in enumerate(mulan.kfold_indices(n, folds, seed)):
-        st = linear.Standardizer(Xtr[tr])
-        D_tr, D_ho = st.design(Xtr[tr]), st.design(Xtr[ho])
+
+    def on_fit(model, n_rows):
+        count["iters"] += model.n_iter
+        if ctx is not None:
+            ctx.samples_seen += model.n_iter * n_rows
+
+    def fold_targets(tr):
         rows = training_rows(Ytr[tr], loss)
-        D_fit = D_tr.rows(rows)
-        T = targets(Ytr[tr][rows], loss)
-        for l2, model in linear.warm_path(D_fit, T, loss, l2_desc, max_iter):
-            iters += model.n_iter
-            if ctx is not None:
-                ctx.samples_seen += model.n_iter * len(rows)
-            oof[l2][ho] = model.scores(D_ho)
+        return rows, targets(Ytr[tr][rows], loss)
+
+    def on_fold(k):
         log.info("%sfold %d/%d: %d L-BFGS iterations so far, %.1fs", tag.lstrip("_") + " " if tag else "", k + 1,
-                 folds, iters, time.time() - t0)
+                 folds, count["iters"], time.time() - t0)
+
+    oof = linear.cv_path(Xtr, fold_targets, loss, l2_desc, mulan.kfold_indices(n, folds, seed), max_iter,
+                         on_fit=on_fit, on_fold=on_fold)
     cv_time = time.time() - t0
     grid = []  # (score, l2, threshold, metrics)
     for l2 in l2_desc:
@@ -132,18 +136,13 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
         for step, l2 in enumerate(l2_desc):
             s = max(g[0] for g in grid if g[1] == l2)
             ctx.log_metrics({f"cv{tag}/objective": s, f"cv{tag}/log10_l2": float(np.log10(l2))}, step)
-    # refit on all training rows along the same warm-started path, down to the chosen L2
+    # refit on all training rows along the same warm-started path; its last model is at the chosen L2
     t1 = time.time()
-    st = linear.Standardizer(Xtr)
-    D_all, D_te = st.design(Xtr), st.design(split.X_test)
     rows = training_rows(Ytr, loss)
-    D_fit, T = D_all.rows(rows), targets(Ytr[rows], loss)
-    for l2, prev in linear.warm_path(D_fit, T, loss, l2_desc, max_iter):
-        iters += prev.n_iter
-        if ctx is not None:
-            ctx.samples_seen += prev.n_iter * len(rows)
-        if l2 == best_l2:
-            break
+    path = linear.refit_path(Xtr, split.X_test, rows, targets(Ytr[rows], loss), loss, l2_desc, best_l2, max_iter,
+                             on_fit=on_fit)
+    _, prev, D_te = deque(path, maxlen=1)[0]
+    iters = count["iters"]
     test = multilabel_metrics(split.Y_test, predict(prev.scores(D_te), loss, best_thr))
     return {
         "test": test, "l2": best_l2, "threshold": best_thr, "cv_objective": best_score,
@@ -154,11 +153,23 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
     }
 
 
+def check_no_mapping(cfg) -> None:
+    """The Martins tasks choose their loss with ``task.loss``; a ``mapping`` group would be ignored.
+
+    Their experiments drop the group (``override /mapping: null``), so ``mapping.alpha=…`` on the
+    command line is refused as an unknown key; this refuses ``mapping=…`` brought back by hand.
+    """
+    if cfg.get("mapping") is not None:
+        raise ConfigError(f"mapping: task {cfg.task.name} does not read α; choose its loss with task.loss "
+                          f"(softmax = α 1, sparsemax = α 2) and drop mapping=… from the command line")
+
+
 def run(cfg, ctx) -> dict:
     tcfg = cfg.task
+    check_no_mapping(cfg)
     loss = str(tcfg.loss)
     if loss not in linear.LOSSES:
-        raise ValueError(f"task.loss={loss!r} is unknown; valid: {', '.join(linear.LOSSES)}")
+        raise ConfigError(f"task.loss={loss!r} is unknown; valid: {', '.join(linear.LOSSES)}")
     name = str(cfg.data.name)
     data = mulan.load(name, data_root(cfg.data.get("root")), seed=int(cfg.data.get("split_seed", 0)))
     K = len(data.label_names)

@@ -1,0 +1,93 @@
+"""A user's mistake exits non-zero with one `error:` line and no traceback; engine.fail_fast governs sweeps.
+
+Two subprocess runs, each failing before any training: a bad α in the Peters sweep (fail_fast=true:
+the sweep stops at its first job), and a Martins sweep with a bad loss and a malformed data line
+(fail_fast=false: both jobs run, both are recorded, the exit status is still non-zero).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from omegaconf import OmegaConf
+
+from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.data.root import data_root
+from sparselab.engine.errors import ConfigError, describe, user_error
+
+
+def run_cli(*args):
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env.pop("HYDRA_FULL_ERROR", None)
+    return subprocess.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def records(root: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted(root.rglob("run.json"))]
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+def test_bad_alpha_prints_one_line_and_stops_the_sweep(tmp_path):
+    out = run_cli("experiment=peters2019/table1_medium", "profile=smoke", "mapping.alpha=-1",
+                  f"paths.runs={tmp_path}", "logger=none")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
+    assert error_lines(out.stderr) == ["error: mapping.alpha: must be >= 1 (got -1.0); alpha < 1 is not a sparse mapping"]
+    # engine.fail_fast=true (the default): the first of the 3 attention-α jobs fails, the sweep stops there
+    recs = records(tmp_path)
+    assert len(recs) == 1 and recs[0]["status"] == "failed" and "mapping.alpha" in recs[0]["error"]
+
+
+def test_malformed_data_line_and_fail_fast_false(tmp_path):
+    root = tmp_path / "data"
+    src = data_root(None) / "mulan" / "emotions"
+    if not src.is_dir():
+        pytest.skip("mulan/emotions is not under the data root")
+    shutil.copytree(src, root / "mulan" / "emotions")
+    train = root / "mulan" / "emotions" / "emotions-train.arff"
+    train.chmod(0o644)
+    lines = train.read_text().split("\n")
+    lines[99] = "oops," + lines[99].split(",", 1)[1]
+    train.write_text("\n".join(lines))
+    runs = tmp_path / "runs"
+    out = run_cli("-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "data.name=emotions",
+                  "task.loss=bogus,softmax", f"data.root={root}", f"paths.runs={runs}", "logger=none",
+                  "engine.fail_fast=false")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
+    errors = error_lines(out.stderr)
+    assert len(errors) == 2, out.stderr
+    assert errors[0].startswith("error: task.loss='bogus' is unknown")
+    assert errors[1].startswith(f"error: {train}:100: ") and "'oops' is not a number" in errors[1]
+    assert "sweep: 2 of 2 jobs failed" in out.stderr
+    recs = records(runs)
+    assert [r["status"] for r in recs] == ["failed", "failed"]  # the second job ran after the first failed
+
+
+def test_user_errors_and_bugs():
+    assert user_error(ConfigError("task.loss: bad")) is not None
+    assert user_error(DataFormatError("f.arff", 3, "bad")) is not None
+    assert user_error(MissingDataError("x", "x/", "/data")) is not None
+    assert user_error(ValueError("a bug's ValueError keeps its traceback")) is None
+    assert user_error(KeyError("k")) is None
+    wrapped = RuntimeError("outer")
+    wrapped.__cause__ = DataFormatError("f.arff", 3, "bad")
+    assert isinstance(user_error(wrapped), DataFormatError)
+    from sparselab.engine import resolvers
+
+    resolvers.register()
+    cfg = OmegaConf.create({"profile": {"name": "nope"}, "x": "${by_profile:1,2,3}"})
+    with pytest.raises(Exception) as err:
+        OmegaConf.to_container(cfg, resolve=True)
+    assert user_error(err.value) is not None
+    assert describe(err.value).startswith("x: ") and "profile.name='nope'" in describe(err.value)
+    assert "\n" not in describe(err.value)
