@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-import torch
 
 from sparselab.data import sigmorphon as sg
 from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.data.text import BucketBatchSampler, PadCollate
 
 
 def _tree(tmp_path, lang="xx", folder="all", train="walk\twalked\tV;PST\ngo\twent\tV;PST\n",
@@ -29,13 +29,16 @@ def test_parse_and_encode(tmp_path):
     assert ex.source_symbols() == ["<L:yy>", "<T:N>", "<T:SG>", "a", " ", "b"]
     src, tgt = sg.build_vocabs(train)
     assert "<L:xx>" in src.stoi and " " in src.stoi and "<T:PST>" in src.stoi
+    # the format's specials keep the ids the saved models and the paper setup use
+    assert (src.pad_id, src.bos_id, src.eos_id, src.unk_id) == (0, 1, 2, 3)
+    assert src.itos[:4] == ["<pad>", "<s>", "</s>", "<unk>"]
     test = sg.load_split("medium", "test", tmp_path, langs=["xx"])
-    ds = sg.InflectionDataset(test, src, tgt)
-    batch = sg.collate([ds[i] for i in range(len(ds))])
-    assert batch["tgt_in"][:, 0].tolist() == [sg.BOS_ID] * 2
-    assert batch["tgt_out"][0, 3].item() == sg.EOS_ID            # "ran" + EOS
+    ds = sg.dataset(test, src, tgt)
+    batch = PadCollate.from_vocabs(src, tgt)([ds[i] for i in range(len(ds))])
+    assert batch["tgt_in"][:, 0].tolist() == [tgt.bos_id] * 2
+    assert batch["tgt_out"][0, 3].item() == tgt.eos_id            # "ran" + EOS
     assert tgt.decode(batch["tgt_out"][0].tolist()) == "?an"       # "r" unseen in train targets
-    assert sg.UNK_ID in batch["src"][1].tolist()               # unseen chars ("c", "e", ...) -> unk
+    assert src.unk_id in batch["src"][1].tolist()               # unseen chars ("c", "e", ...) -> unk
 
 
 def test_space_kept_as_symbol(tmp_path):
@@ -43,7 +46,7 @@ def test_space_kept_as_symbol(tmp_path):
     train = sg.load_split("medium", "train", tmp_path)
     src, tgt = sg.build_vocabs(train)
     assert " " in tgt.stoi
-    assert tgt.decode(tgt.encode("ice creams") + [sg.EOS_ID]) == "ice creams"
+    assert tgt.decode(tgt.encode("ice creams", eos=True)) == "ice creams"
 
 
 @pytest.mark.parametrize("bad,line", [("walk\twalked\n", 2), ("walk\t\tV;PST\n", 2), ("walk\twalked\tV;;PST\n", 2),
@@ -55,6 +58,16 @@ def test_malformed_line_names_file_and_line(tmp_path, bad, line):
         sg.read_file(p)
     assert str(err.value).startswith(f"{p}:{line}:")
     assert err.value.lineno == line
+
+
+def test_language_subset(tmp_path):
+    _tree(tmp_path)
+    _tree(tmp_path, lang="yy", folder="surprise", train="a b\tab\tN;SG\n")
+    _tree(tmp_path, lang="zz")
+    assert sorted(sg.load_split("medium", "train", tmp_path, langs=["zz", "xx"])) == ["xx", "zz"]
+    assert sorted(sg.load_split("medium", "train", tmp_path, langs=None)) == ["xx", "yy", "zz"]   # null = all
+    with pytest.raises(ValueError, match="data.languages: 'qq' not in the medium setting; valid: xx, yy, zz"):
+        sg.load_split("medium", "train", tmp_path, langs=["xx", "qq"])
 
 
 def test_missing_data_names_fetch_command(tmp_path):
@@ -103,15 +116,15 @@ def test_bucket_sampler_covers_each_example_once_with_short_padding(tmp_path):
     _tree(tmp_path, train="".join(f"{w}\t{w}x\tV\n" for w in words))
     train = sg.load_split("medium", "train", tmp_path)
     src, tgt = sg.build_vocabs(train)
-    ds = sg.InflectionDataset(train, src, tgt)
-    sampler = sg.BucketBatchSampler(ds, batch_size=16, seed=3, pool=10)
+    ds = sg.dataset(train, src, tgt)
+    sampler = BucketBatchSampler(ds, batch_size=16, seed=3, pool=10)
     epoch1, epoch2 = list(sampler), list(sampler)
     for ep in (epoch1, epoch2):
         flat = sorted(i for b in ep for i in b)
         assert flat == list(range(len(ds)))                     # every example exactly once
         assert len(ep) == len(sampler) and all(len(b) <= 16 for b in ep)
     assert epoch1 != epoch2                                     # reshuffled each epoch
-    again = sg.BucketBatchSampler(ds, batch_size=16, seed=3, pool=10)
+    again = BucketBatchSampler(ds, batch_size=16, seed=3, pool=10)
     assert list(again) == epoch1                                # deterministic given the seed
     # padding: the decoder runs max(target length) steps per batch; bucketing wastes far fewer
     def padded_steps(batches):

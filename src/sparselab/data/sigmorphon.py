@@ -1,4 +1,4 @@
-"""CoNLL–SIGMORPHON 2018 task 1 (type-level inflection): parser, vocabularies, multilingual dataset.
+"""CoNLL–SIGMORPHON 2018 task 1 (type-level inflection): the format -- parser, symbols, prediction files, scoring.
 
 Files live under ``<data root>/sigmorphon2018_task1/{all,surprise}/<language>-{train-<setting>,dev,test}``,
 one example per line: ``lemma<TAB>form<TAB>tags`` (tags joined by ``;``).
@@ -6,25 +6,23 @@ one example per line: ``lemma<TAB>form<TAB>tags`` (tags joined by ``;``).
 Multilingual encoding (Peters et al. 2019, following Kann & Schütze): the source is the language
 token, then the tags (one symbol each), then the lemma's characters; the target is the form's
 characters.  Spaces are ordinary characters (kept as the symbol ``" "``).
+Vocabularies, batching and padding are the generic ones of :mod:`sparselab.data.text`.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-import torch
-
 from sparselab.data.errors import DataFormatError, MissingDataError
 from sparselab.data.root import data_root
+from sparselab.data.text import PairDataset, Vocab
+from sparselab.engine.errors import ConfigError
 
 DATASET = "sigmorphon2018_task1"
 FOLDERS = ("all", "surprise")
 SETTINGS = ("low", "medium", "high")
-PAD, BOS, EOS, UNK = "<pad>", "<s>", "</s>", "<unk>"
-SPECIALS = (PAD, BOS, EOS, UNK)
-PAD_ID, BOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
+SPECIALS = {"pad": "<pad>", "bos": "<s>", "eos": "</s>", "unk": "<unk>"}
 
 
 @dataclass(frozen=True)
@@ -124,10 +122,17 @@ def split_file(folder: Path, lang: str, split: str, setting: str) -> Path:
 def load_split(setting: str, split: str, root=None, max_languages: int = 0, per_language: int = 0,
                langs: Sequence[str] | None = None) -> dict[str, list[Example]]:
     """{language: examples} for one split (train/dev/test) of a setting; ``per_language`` > 0 keeps the
-    first that many lines of each file (deterministic subsample)."""
+    first that many lines of each file (deterministic subsample). ``langs`` (``data.languages``): only
+    these languages (null/empty = all of the setting); a name the setting lacks is an error.
+    ``max_languages`` > 0 then keeps the first N (sorted)."""
     pairs = languages(setting, root)
     if langs:
-        pairs = [p for p in pairs if p[0] in set(langs)]
+        wanted = set(langs)
+        unknown = sorted(wanted - {lang for lang, _ in pairs})
+        if unknown:
+            raise ConfigError(f"data.languages: {', '.join(map(repr, unknown))} not in the {setting} setting; "
+                             f"valid: {', '.join(lang for lang, _ in pairs)}")
+        pairs = [p for p in pairs if p[0] in wanted]
     if max_languages and max_languages > 0:
         pairs = pairs[:max_languages]
     out = {}
@@ -137,39 +142,13 @@ def load_split(setting: str, split: str, root=None, max_languages: int = 0, per_
     return out
 
 
-# ---------------------------------------------------------------- vocabularies
+# ---------------------------------------------------------------- symbols -> vocabularies, dataset
+# The generic pieces (Vocab, PairDataset, BucketBatchSampler, collate) live in sparselab.data.text;
+# this format only decides which symbols there are.
 
-class Vocab:
-    def __init__(self, symbols: Iterable[str]):
-        self.itos: list[str] = list(SPECIALS) + sorted(set(symbols) - set(SPECIALS))
-        self.stoi = {s: i for i, s in enumerate(self.itos)}
-
-    def __len__(self) -> int:
-        return len(self.itos)
-
-    def encode(self, symbols: Iterable[str]) -> list[int]:
-        return [self.stoi.get(s, UNK_ID) for s in symbols]
-
-    def decode(self, ids: Iterable[int]) -> str:
-        out = []
-        for i in ids:
-            i = int(i)
-            if i == EOS_ID:
-                break
-            if i in (PAD_ID, BOS_ID):
-                continue
-            out.append(self.itos[i] if i != UNK_ID else "?")
-        return "".join(out)
-
-    def to_list(self) -> list[str]:
-        return list(self.itos)
-
-    @classmethod
-    def from_list(cls, itos: list[str]) -> "Vocab":
-        v = cls([])
-        v.itos = list(itos)
-        v.stoi = {s: i for i, s in enumerate(v.itos)}
-        return v
+def make_vocab(symbols: Iterable[str] = ()) -> Vocab:
+    """Character vocabulary: specials <pad> <s> </s> <unk> (ids 0-3), joined with "", unk printed as "?"."""
+    return Vocab(symbols, specials=SPECIALS, joiner="", unk_text="?")
 
 
 def build_vocabs(train: dict[str, list[Example]]) -> tuple[Vocab, Vocab]:
@@ -179,79 +158,17 @@ def build_vocabs(train: dict[str, list[Example]]) -> tuple[Vocab, Vocab]:
         for e in exs:
             src.update(e.source_symbols())
             tgt.update(e.form)
-    return Vocab(src), Vocab(tgt)
+    return make_vocab(src), make_vocab(tgt)
 
 
-def save_vocabs(path: Path, src: Vocab, tgt: Vocab) -> None:
-    Path(path).write_text(json.dumps({"src": src.to_list(), "tgt": tgt.to_list()}, ensure_ascii=False))
+def all_examples(data: dict[str, list[Example]]) -> list[Example]:
+    """All examples, languages sorted, each language's file order kept (the dataset's item order)."""
+    return [e for lang in sorted(data) for e in data[lang]]
 
 
-def load_vocabs(path: Path) -> tuple[Vocab, Vocab]:
-    d = json.loads(Path(path).read_text())
-    return Vocab.from_list(d["src"]), Vocab.from_list(d["tgt"])
-
-
-# ---------------------------------------------------------------- dataset
-
-class InflectionDataset(torch.utils.data.Dataset):
-    """Examples of several languages, encoded; items are (src ids, tgt ids with EOS, index)."""
-
-    def __init__(self, data: dict[str, list[Example]], src: Vocab, tgt: Vocab):
-        self.examples: list[Example] = [e for lang in sorted(data) for e in data[lang]]
-        self.src_ids = [src.encode(e.source_symbols()) for e in self.examples]
-        self.tgt_ids = [tgt.encode(e.form) + [EOS_ID] for e in self.examples]
-
-    def __len__(self) -> int:
-        return len(self.examples)
-
-    def __getitem__(self, i):
-        return self.src_ids[i], self.tgt_ids[i], i
-
-
-class BucketBatchSampler(torch.utils.data.Sampler):
-    """Shuffled batches of similar target length (OpenNMT-style pools), so a batch pads to few steps.
-
-    Each epoch: shuffle all indices, cut them into pools of ``pool`` batches, sort each pool by
-    (target, source) length, cut it into batches, shuffle the batch order. The decoder runs one step
-    per target position of the longest item, so unsorted batches waste most steps on padding.
-    """
-
-    def __init__(self, dataset: InflectionDataset, batch_size: int, seed: int = 0, pool: int = 50):
-        self.lengths = [(len(t), len(s)) for s, t in zip(dataset.src_ids, dataset.tgt_ids)]
-        self.batch_size, self.pool, self.seed, self.epoch = int(batch_size), int(pool), int(seed), 0
-
-    def __len__(self) -> int:
-        return -(-len(self.lengths) // self.batch_size)
-
-    def __iter__(self):
-        g = torch.Generator().manual_seed(self.seed * 100003 + self.epoch)
-        self.epoch += 1
-        order = torch.randperm(len(self.lengths), generator=g).tolist()
-        span = self.batch_size * self.pool
-        batches = []
-        for i in range(0, len(order), span):
-            chunk = sorted(order[i: i + span], key=self.lengths.__getitem__)
-            batches += [chunk[j: j + self.batch_size] for j in range(0, len(chunk), self.batch_size)]
-        for k in torch.randperm(len(batches), generator=g).tolist():
-            yield batches[k]
-
-
-def collate(batch):
-    """Pad a batch: src (B,S), src_len (B,), tgt_in (B,T) starting with BOS, tgt_out (B,T) ending in EOS, idx."""
-    srcs, tgts, idx = zip(*batch)
-    B = len(batch)
-    S = max(len(s) for s in srcs)
-    T = max(len(t) for t in tgts)
-    src = torch.full((B, S), PAD_ID, dtype=torch.long)
-    tgt_in = torch.full((B, T), PAD_ID, dtype=torch.long)
-    tgt_out = torch.full((B, T), PAD_ID, dtype=torch.long)
-    for b, (s, t) in enumerate(zip(srcs, tgts)):
-        src[b, : len(s)] = torch.tensor(s)
-        tgt_out[b, : len(t)] = torch.tensor(t)
-        tgt_in[b, 0] = BOS_ID
-        tgt_in[b, 1: len(t)] = torch.tensor(t[:-1])
-    lens = torch.tensor([len(s) for s in srcs])
-    return {"src": src, "src_len": lens, "tgt_in": tgt_in, "tgt_out": tgt_out, "idx": torch.tensor(idx)}
+def dataset(data: dict[str, list[Example]], src: Vocab, tgt: Vocab) -> PairDataset:
+    """Items ``(source ids, form ids + EOS, index)`` in :func:`all_examples` order."""
+    return PairDataset.from_symbols(((e.source_symbols(), e.form) for e in all_examples(data)), src, tgt)
 
 
 # ---------------------------------------------------------------- shared-task prediction files

@@ -1,18 +1,25 @@
-"""LSTM encoder–decoder with Luong global attention (general score) and input feeding.
+"""LSTM encoder–decoder with Luong global attention and input feeding.
 
 Peters, Niculae & Martins (2019), inflection model: bidirectional LSTM encoder, LSTM decoder,
-attention weights ``entmax(scores, attn_alpha)`` with padding masked as ``-inf`` (so padding gets
-exactly 0), output scores trained with the α-entmax Fenchel–Young loss (done by the task).
-A plain ``nn.Module``; the Lightning wrapper lives in ``sparselab.tasks.inflection_module``.
+attention :class:`sparselab.models.attention.GlobalAttention` whose normaliser is a module
+(``Entmax(attn_alpha)``, a learned-α ``Entmax(learnable=True)``, softmax), padding masked as ``-inf``
+(so padding gets exactly 0); output scores are trained with the α-entmax Fenchel–Young loss (done
+by :class:`sparselab.tasks.seq2seq_module.Seq2SeqModule`).
+
+Built from config with Hydra (``conf/model/lstm_seq2seq.yaml``: ``_target_`` this class); the task
+fills in the vocabulary sizes and special ids from its vocabularies. ``attention`` is a factory
+``(query_size=, key_size=) -> module`` (a ``_partial_`` config), called after the LSTMs are built so
+that parameter initialisation draws from the RNG in the same order whatever the attention.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Union
 
 import torch
 from torch import nn
 
-from sparselab import mappings
+from sparselab.models.attention import GlobalAttention
 
 
 @dataclass
@@ -29,23 +36,35 @@ class DecoderState:
                             self.keys[index], self.mask[index])
 
 
+AttentionSpec = Union[nn.Module, Callable[..., nn.Module], None]
+
+
 class Seq2Seq(nn.Module):
-    def __init__(self, src_vocab: int, tgt_vocab: int, emb_size: int = 300, hidden_size: int = 300,
-                 enc_layers: int = 2, dec_layers: int = 2, dropout: float = 0.3, attn_alpha: float = 1.0):
+    """``src_pad_id``/``tgt_pad_id``: padding of the source/target vocabularies (masked in attention,
+    zero embedding); ``bos_id``/``eos_id``: the target vocabulary's start and end symbols (decoding).
+    ``attention``: a factory called as ``attention(query_size=H, key_size=H)`` (e.g. a partial of
+    :class:`GlobalAttention`), a ready module, or None (general score, softmax)."""
+
+    def __init__(self, src_vocab: int, tgt_vocab: int, *, src_pad_id: int, tgt_pad_id: int, bos_id: int,
+                 eos_id: int, emb_size: int = 300, hidden_size: int = 300, enc_layers: int = 2,
+                 dec_layers: int = 2, dropout: float = 0.3, attention: AttentionSpec = None):
         super().__init__()
         if hidden_size % 2:
             raise ValueError(f"model.hidden_size={hidden_size} must be even (bidirectional encoder halves)")
         self.hidden_size, self.dec_layers, self.enc_layers = hidden_size, dec_layers, enc_layers
-        self.attn_alpha = float(attn_alpha)
-        self.src_emb = nn.Embedding(src_vocab, emb_size, padding_idx=0)
-        self.tgt_emb = nn.Embedding(tgt_vocab, emb_size, padding_idx=0)
+        self.src_pad_id, self.tgt_pad_id = int(src_pad_id), int(tgt_pad_id)
+        self.bos_id, self.eos_id = int(bos_id), int(eos_id)
+        self.src_emb = nn.Embedding(src_vocab, emb_size, padding_idx=self.src_pad_id)
+        self.tgt_emb = nn.Embedding(tgt_vocab, emb_size, padding_idx=self.tgt_pad_id)
         self.encoder = nn.LSTM(emb_size, hidden_size // 2, num_layers=enc_layers, bidirectional=True,
                                batch_first=True, dropout=dropout if enc_layers > 1 else 0.0)
         # a stack of LSTM cells (one call per step is much cheaper than nn.LSTM on length-1 inputs on CPU)
         self.decoder = nn.ModuleList([nn.LSTMCell(emb_size + hidden_size if i == 0 else hidden_size, hidden_size)
                                       for i in range(dec_layers)])
-        self.attn_in = nn.Linear(hidden_size, hidden_size, bias=False)  # general score: h_t^T W_a h_s
-        self.attn_out = nn.Linear(2 * hidden_size, hidden_size, bias=False)
+        if attention is None:
+            attention = GlobalAttention
+        self.attention = attention if isinstance(attention, nn.Module) else \
+            attention(query_size=hidden_size, key_size=hidden_size)
         self.out = nn.Linear(hidden_size, tgt_vocab)
         self.drop = nn.Dropout(dropout)
 
@@ -63,9 +82,9 @@ class Seq2Seq(nn.Module):
                 return x[-self.dec_layers:].contiguous()
             return torch.cat([x] + [x[-1:]] * (self.dec_layers - self.enc_layers)).contiguous()
 
-        mask = src != 0
+        mask = src != self.src_pad_id
         feed = memory.new_zeros(B, self.hidden_size)
-        return DecoderState(bridge(h), bridge(c), feed, memory, self.attn_in(memory), mask)
+        return DecoderState(bridge(h), bridge(c), feed, memory, self.attention.keys(memory), mask)
 
     # ------------------------------------------------------------ one decoder step
     def step(self, y_prev: torch.Tensor, state: DecoderState):
@@ -81,14 +100,8 @@ class Seq2Seq(nn.Module):
             cs.append(c_i)
             x = self.drop(h_i) if i + 1 < len(self.decoder) else h_i
         h, c = torch.stack(hs), torch.stack(cs)
-        q = x                                                        # (N,H) top decoder layer
-        # broadcast-multiply-sum rather than bmm: with S ~ 20 and a batch of 100s of rows, bmm's
-        # per-matrix overhead made it the largest CPU cost of a training step (measured, fwd+bwd).
-        scores = (state.keys * q.unsqueeze(1)).sum(-1)                # (N,S)
-        scores = scores.masked_fill(~state.mask, float("-inf"))
-        attn = mappings.entmax(scores, self.attn_alpha, dim=-1)
-        ctx = (attn.unsqueeze(2) * state.memory).sum(1)
-        feed = torch.tanh(self.attn_out(torch.cat([ctx, q], dim=-1)))
+        # x: (N,H) top decoder layer = the attention query
+        feed, attn = self.attention(x, state.keys, state.memory, state.mask)
         logits = self.out(self.drop(feed))
         return logits, attn, DecoderState(h, c, feed, state.memory, state.keys, state.mask)
 
@@ -106,8 +119,9 @@ class Seq2Seq(nn.Module):
         return (logits, torch.stack(attns, 1)) if return_attn else logits
 
     @torch.no_grad()
-    def greedy(self, src, src_len, max_len: int, bos: int = 1, eos: int = 2) -> torch.Tensor:
+    def greedy(self, src, src_len, max_len: int) -> torch.Tensor:
         """Argmax decoding (batched), for model selection during training: (B, ≤max_len) token ids."""
+        bos, eos = self.bos_id, self.eos_id
         state = self.encode(src, src_len)
         y = torch.full((src.size(0),), bos, dtype=torch.long, device=src.device)
         done = torch.zeros_like(y, dtype=torch.bool)

@@ -20,76 +20,130 @@ from __future__ import annotations
 import json
 import logging
 import math
+import shutil
 import time
 from collections import Counter
 from pathlib import Path
 
 import torch
+from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab import mappings
+from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
+from sparselab.data.text import BucketBatchSampler, PadCollate, Vocab, save_vocabs, to_device
 from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel, beam_search
+from sparselab.engine import record
 from sparselab.engine.context import RunContext
+from sparselab.engine.errors import ConfigError
 from sparselab.models.seq2seq import Seq2Seq
+from sparselab.tasks.seq2seq_module import Seq2SeqModule, SequenceAccuracy
 
 log = logging.getLogger("sparselab")
 MODEL_FILE = "model.pt"
 
 
+class InflectionModule(Seq2SeqModule):
+    """What inflection adds to the generic module: exact-match word accuracy of a greedy decode."""
+
+    metric_name = "val_acc"
+    metric_mode = "max"
+
+    def make_metric(self):
+        return SequenceAccuracy(eos_id=self.model.eos_id, pad_id=self.model.tgt_pad_id)
+
+    def decode(self, batch):
+        return self.model.greedy(batch["src"], batch["src_len"], batch["tgt_out"].size(1) + 5)
+
+
 # ------------------------------------------------------------------ data
+def _languages(d) -> list[str] | None:
+    langs = d.get("languages")
+    if langs is None:
+        return None
+    return [str(langs)] if isinstance(langs, str) else [str(x) for x in langs]
+
+
 def _load(cfg: DictConfig):
     d = cfg.data
     root = d.get("root")
     train = sg.load_split(d.setting, "train", root, max_languages=int(d.max_languages),
-                          per_language=int(d.train_per_language))
+                          per_language=int(d.train_per_language), langs=_languages(d))
     langs = sorted(train)
     val = sg.load_split(d.setting, "dev", root, langs=langs, per_language=int(d.val_per_language))
     ev = sg.load_split(d.setting, cfg.task.eval_split, root, langs=langs, per_language=int(d.eval_per_language))
     return train, val, ev, langs
 
 
-def _loader(data, src, tgt, batch_size, shuffle=False, seed=0):
+def _loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0):
     """Evaluation loaders keep file order; the training loader (shuffle) batches by length."""
-    ds = sg.InflectionDataset(data, src, tgt)
+    ds = sg.dataset(data, src, tgt)
+    collate = PadCollate.from_vocabs(src, tgt)
     if shuffle:
-        sampler = sg.BucketBatchSampler(ds, batch_size, seed=int(seed))
-        return ds, torch.utils.data.DataLoader(ds, batch_sampler=sampler, collate_fn=sg.collate, num_workers=0)
-    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=sg.collate,
+        sampler = BucketBatchSampler(ds, batch_size, seed=int(seed))
+        return ds, torch.utils.data.DataLoader(ds, batch_sampler=sampler, collate_fn=collate, num_workers=0)
+    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate,
                                            num_workers=0)
 
 
-def _build_model(mcfg: dict, n_src: int, n_tgt: int, attn_alpha: float) -> Seq2Seq:
-    return Seq2Seq(n_src, n_tgt, emb_size=int(mcfg["emb_size"]), hidden_size=int(mcfg["hidden_size"]),
-                   enc_layers=int(mcfg["enc_layers"]), dec_layers=int(mcfg["dec_layers"]),
-                   dropout=float(mcfg["dropout"]), attn_alpha=attn_alpha)
+def model_config(cfg_model, src: Vocab, tgt: Vocab) -> dict:
+    """The model config (``_target_`` and its arguments) with the vocabulary sizes and special ids filled in:
+    a plain dict that :func:`build_model` instantiates and ``model.pt`` stores."""
+    mcfg = OmegaConf.to_container(cfg_model, resolve=True) if not isinstance(cfg_model, dict) else dict(cfg_model)
+    mcfg.update(src_vocab=len(src), tgt_vocab=len(tgt), src_pad_id=src.pad_id, tgt_pad_id=tgt.pad_id,
+                bos_id=tgt.bos_id, eos_id=tgt.eos_id)
+    return mcfg
 
 
-def save_model(path: Path, model: Seq2Seq, mcfg: dict, src: sg.Vocab, tgt: sg.Vocab, alpha: float, attn_alpha: float,
+def build_model(mcfg: dict) -> Seq2Seq:
+    """``hydra.utils.instantiate`` of the model config; a value the model rejects (an odd hidden size, an
+    initial learned α outside (1, 2)) is a :class:`ConfigError` naming it, not a traceback."""
+    from hydra.errors import InstantiationException
+
+    try:
+        return instantiate(mcfg)
+    except InstantiationException as err:
+        cause = err.__cause__
+        if isinstance(cause, ValueError):
+            raise ConfigError(f"model: {cause}") from err
+        raise
+
+
+def save_model(path: Path, model: Seq2Seq, mcfg: dict, src: Vocab, tgt: Vocab, alpha: float, attn_alpha: float,
                langs: list[str]) -> None:
-    torch.save({"state_dict": model.state_dict(), "model_cfg": mcfg, "src_vocab": src.to_list(),
-                "tgt_vocab": tgt.to_list(), "alpha": alpha, "attn_alpha": attn_alpha, "languages": langs}, path)
+    """Weights and everything needed to rebuild the model, as plain containers (loads with weights_only=True)."""
+    torch.save({"state_dict": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "model_cfg": mcfg,
+                "src_vocab": src.to_dict(), "tgt_vocab": tgt.to_dict(), "alpha": float(alpha),
+                "attn_alpha": float(attn_alpha), "languages": list(langs)}, path)
 
 
-def load_model(path: Path):
-    blob = torch.load(path, map_location="cpu", weights_only=False)
-    src, tgt = sg.Vocab.from_list(blob["src_vocab"]), sg.Vocab.from_list(blob["tgt_vocab"])
-    model = _build_model(blob["model_cfg"], len(src), len(tgt), blob["attn_alpha"])
+def load_model(path: Path, device=None):
+    blob = torch.load(path, map_location="cpu", weights_only=True)
+    src, tgt = Vocab.from_dict(blob["src_vocab"]), Vocab.from_dict(blob["tgt_vocab"])
+    model = build_model(blob["model_cfg"])
     model.load_state_dict(blob["state_dict"])
     model.eval()
+    if device is not None:
+        model.to(device)
     return model, src, tgt, blob
 
 
+def _device(step_model) -> torch.device:
+    return getattr(step_model, "device", torch.device("cpu"))
+
+
 # ------------------------------------------------------------------ evaluation
-def decode(step_model, data: dict[str, list[sg.Example]], src: sg.Vocab, tgt: sg.Vocab, beam: int,
-           batch_size: int, max_len: int):
-    """Beam-decode every example; returns {lang: [BeamResult, ...]} in file order."""
+def decode(step_model, data: dict[str, list[sg.Example]], src: Vocab, tgt: Vocab, beam: int,
+           batch_size: int, max_len: int, length_norm: float = 0.0):
+    """Beam-decode every example on the model's device; returns {lang: [BeamResult, ...]} in file order."""
     out = {}
+    device = _device(step_model)
     for lang in sorted(data):
         ds, dl = _loader({lang: data[lang]}, src, tgt, batch_size)
         res = []
         for batch in dl:
-            res += beam_search(step_model, batch, batch["src"].size(0), beam=beam, max_len=max_len)
+            res += beam_search(step_model, to_device(batch, device), batch["src"].size(0), beam=beam,
+                               max_len=max_len, length_norm=length_norm)
         out[lang] = res
     return out
 
@@ -97,7 +151,8 @@ def decode(step_model, data: dict[str, list[sg.Example]], src: sg.Vocab, tgt: sg
 def evaluate(step_model, ev, src, tgt, cfg, run_dir: Path, gold_files: dict[str, Path]) -> tuple[dict, dict]:
     t0 = time.time()
     tcfg = cfg.task
-    results = decode(step_model, ev, src, tgt, int(tcfg.beam), int(tcfg.decode_batch_size), int(tcfg.max_decode_len))
+    results = decode(step_model, ev, src, tgt, int(tcfg.beam), int(tcfg.decode_batch_size), int(tcfg.max_decode_len),
+                     float(tcfg.get("length_norm", 0.0) or 0.0))
     pred_dir = run_dir / "predictions"
     pred_dir.mkdir(parents=True, exist_ok=True)
     per_lang, n_hyps = {}, Counter()
@@ -133,39 +188,27 @@ def nbest_examples(step_model, val, src, tgt, cfg, n: int) -> list[dict]:
     """Every finished output (with probability) for the first input of the first ``n`` languages' dev sets."""
     out = []
     langs = sorted(val)[: max(1, n)]
+    device = _device(step_model)
     for lang in langs:
         if not val[lang]:
             continue
         ex = val[lang][0]
         ds, dl = _loader({lang: [ex]}, src, tgt, 1)
-        batch = next(iter(dl))
-        r = beam_search(step_model, batch, 1, beam=int(cfg.task.beam), max_len=int(cfg.task.max_decode_len))[0]
+        batch = to_device(next(iter(dl)), device)
+        r = beam_search(step_model, batch, 1, beam=int(cfg.task.beam), max_len=int(cfg.task.max_decode_len),
+                        length_norm=float(cfg.task.get("length_norm", 0.0) or 0.0))[0]
         out.append({"lang": lang, "lemma": ex.lemma, "tags": ";".join(ex.tags), "gold": ex.form,
                     "exact": r.exact(), "mass": r.mass,
                     "outputs": [{"form": tgt.decode(h.tokens), "prob": h.prob} for h in r.hypotheses]})
     return out
 
 
-@torch.no_grad()
 def sparsity_stats(model: Seq2Seq, alpha: float, val, src, tgt, batch_size: int) -> tuple[dict, dict]:
     """Teacher-forced validation: nonzero attention weights per target step, output support size."""
-    model.eval()
     _, dl = _loader(val, src, tgt, batch_size)
-    attn_sum, sup_sum, steps = 0.0, 0.0, 0
-    hist = Counter()
-    for batch in dl:
-        logits, attn = model(batch["src"], batch["src_len"], batch["tgt_in"], return_attn=True)
-        m = batch["tgt_out"] != sg.PAD_ID
-        nz_attn = (attn > 0).sum(-1)[m]
-        support = (mappings.entmax(logits, alpha, dim=-1) > 0).sum(-1)[m]
-        attn_sum += float(nz_attn.sum())
-        sup_sum += float(support.sum())
-        steps += int(m.sum())
-        hist.update(support.tolist())
-    steps = max(1, steps)
-    return ({"attn_support": attn_sum / steps, "out_support": sup_sum / steps},
-            {"support_histogram": {str(k): v for k, v in sorted(hist.items())}, "target_steps": steps,
-             "target_vocab_size": len(tgt)})
+    metrics, extra = teacher_forced_sparsity(model, dl, alpha, tgt.pad_id)
+    extra["target_vocab_size"] = len(tgt)
+    return metrics, extra
 
 
 def _gold_files(cfg, langs) -> dict[str, Path]:
@@ -184,15 +227,14 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
 
 
 def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
-    from sparselab.engine.trainer import make_trainer
-    from sparselab.tasks.inflection_module import InflectionModule
+    from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
 
     alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
     train, val, ev, langs = _load(cfg)
     src, tgt = sg.build_vocabs(train)
-    sg.save_vocabs(ctx.path("vocab.json"), src, tgt)
-    mcfg = OmegaConf.to_container(cfg.model, resolve=True)
-    model = _build_model(mcfg, len(src), len(tgt), attn_alpha)
+    save_vocabs(ctx.path("vocab.json"), src=src, tgt=tgt)
+    mcfg = model_config(cfg.model, src, tgt)
+    model = build_model(mcfg)
     bs = int(cfg.task.batch_size)
     train_ds, train_dl = _loader(train, src, tgt, bs, shuffle=True, seed=int(cfg.seed))
     _, val_dl = _loader(val, src, tgt, int(cfg.task.decode_batch_size))
@@ -204,17 +246,19 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     vci = cfg.task.get("val_check_interval")
     if vci:
         extra_kw["val_check_interval"] = min(int(vci), len(train_dl)) if isinstance(vci, int) else vci
-    trainer = make_trainer(cfg.trainer, ctx, **extra_kw)
+    ckpt_dir = ctx.run_dir / "checkpoints"
+    shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
+    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"))
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], **extra_kw)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
-    if not module.history or module.history[-1]["step"] != trainer.global_step:
-        # Lightning counts val_check_interval within each epoch, so the steps after the last check
-        # (up to a whole interval when max_steps ends mid-epoch) would never reach model selection.
-        trainer.validate(module, val_dl, verbose=False)
     fit_time = time.time() - t0
-    model.cpu()  # decoding and statistics run on CPU (the beam search keeps its bookkeeping there)
-    if module.best_state is not None:
-        model.load_state_dict(module.best_state)
+    stop = next((c for c in callbacks if hasattr(c, "stopping_reason")), None)
+    stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
+    module.load_best(callbacks[0])     # the best state by val_acc (ModelCheckpoint), weights_only=True
+    shutil.rmtree(ckpt_dir, ignore_errors=True)  # model.pt below holds the same weights plus what rebuilds them
+    # Lightning's teardown leaves the module on the CPU; decode and measure on the device it trained on
+    model.to(trainer.strategy.root_device)
     model.eval()
     save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, langs)
 
@@ -225,37 +269,54 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     ctx.path("nbest_examples.json").write_text(json.dumps(examples, ensure_ascii=False, indent=1))
     ctx.path("sparsity.json").write_text(json.dumps({**sp_metrics, **sp_extra}, indent=1))
     sps = module.train_samples / module.train_time if module.train_time > 0 else 0.0
+    best_acc = module.best_score if module.best_score is not None else -1.0
     metrics.update(sp_metrics)
-    metrics.update({"train_samples_per_s": sps, "val_acc_best": module.best_acc, "best_epoch": float(module.best_epoch),
+    metrics.update({"train_samples_per_s": sps, "val_acc_best": best_acc, "best_epoch": float(module.best_epoch),
                     "fit_time_s": fit_time, "train_samples": float(module.train_samples)})
     ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra.update(sp_extra)
     extra.update({"history": module.history, "examples": examples, "languages": langs,
-                  "n_train": len(train_ds), "model_file": MODEL_FILE})
-    return {"metrics": metrics, "best": {"val_acc": module.best_acc, "epoch": module.best_epoch}, "extra": extra}
+                  "n_train": len(train_ds), "model_file": MODEL_FILE, "stopped_early": bool(stopped_early)})
+    learned = _learned_alphas(model)
+    if learned:
+        extra["learned_attn_alpha"] = learned
+    return {"metrics": metrics, "best": {"val_acc": best_acc, "epoch": module.best_epoch}, "extra": extra}
+
+
+def _learned_alphas(model) -> dict[str, float | list[float]]:
+    """Final α of every learned-α normaliser (Correia et al. 2019), by module name."""
+    out = {}
+    for name, mod in model.named_modules():
+        if getattr(mod, "learnable", False) and hasattr(mod, "alpha"):
+            a = mod.alpha.detach().cpu()
+            out[name] = a.item() if a.ndim == 0 else a.tolist()
+    return out
 
 
 def find_members(cfg: DictConfig) -> list[dict]:
     """Finished run records of the source experiment with this config's α's, setting and seeds."""
-    base = Path(cfg.paths.runs) / str(cfg.profile.name) / str(cfg.task.source_experiment)
     seeds = [int(s) for s in cfg.task.ensemble_seeds]
-    found = {}
-    for p in sorted(base.glob("*/run.json")):
-        try:
-            rec = json.loads(p.read_text())
-        except json.JSONDecodeError:
-            continue
+
+    def matches(rec) -> bool:
         c = rec.get("config", {})
-        if rec.get("status") != "finished" or c.get("task", {}).get("mode", "train") != "train":
-            continue
-        if not (math.isclose(float(c["mapping"]["alpha"]), float(cfg.mapping.alpha))
-                and math.isclose(float(c["mapping"]["attn_alpha"]), float(cfg.mapping.attn_alpha))
-                and c["data"]["setting"] == cfg.data.setting and int(c["seed"]) in seeds):
-            continue
-        if (p.parent / MODEL_FILE).exists():
-            found[int(c["seed"])] = {"run_dir": str(p.parent), "seed": int(c["seed"]), "acc": rec["metrics"].get("acc")}
+        try:
+            return (c.get("task", {}).get("mode", "train") == "train"
+                    and math.isclose(float(c["mapping"]["alpha"]), float(cfg.mapping.alpha))
+                    and math.isclose(float(c["mapping"]["attn_alpha"]), float(cfg.mapping.attn_alpha))
+                    and c["data"]["setting"] == cfg.data.setting and int(c["seed"]) in seeds
+                    and (Path(rec["run_dir"]) / MODEL_FILE).exists())
+        except (KeyError, TypeError, ValueError):
+            return False
+
+    recs = record.find(cfg.paths.runs, str(cfg.profile.name), str(cfg.task.source_experiment), status="finished",
+                       where=matches)
+    found = {}
+    for rec in recs:
+        s = int(rec["config"]["seed"])
+        found[s] = {"run_dir": rec["run_dir"], "seed": s, "acc": rec["metrics"].get("acc")}
     missing = [s for s in seeds if s not in found]
     if missing:
+        base = Path(cfg.paths.runs) / str(cfg.profile.name) / str(cfg.task.source_experiment)
         raise FileNotFoundError(f"ensemble α={cfg.mapping.alpha} attn α={cfg.mapping.attn_alpha}: no finished run "
                                 f"with {MODEL_FILE} for seeds {missing} under {base}; run {cfg.task.source_experiment} "
                                 f"with seed={','.join(map(str, seeds))} first")
@@ -264,7 +325,9 @@ def find_members(cfg: DictConfig) -> list[dict]:
 
 def run_ensemble(cfg: DictConfig, ctx: RunContext) -> dict:
     members = find_members(cfg)
-    loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE) for m in members]
+    accel = str(cfg.trainer.get("accelerator", "auto"))
+    device = torch.device("cuda" if torch.cuda.is_available() and accel in ("auto", "gpu", "cuda") else "cpu")
+    loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE, device) for m in members]
     src, tgt = loaded[0][1], loaded[0][2]
     for _, s, t, _ in loaded[1:]:
         if s.itos != src.itos or t.itos != tgt.itos:

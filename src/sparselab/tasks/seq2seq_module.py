@@ -1,0 +1,205 @@
+"""One LightningModule for every task that trains a sequence decoder with a Fenchel–Young loss.
+
+* **Loss**: α-entmax Fenchel–Young loss on the output scores, ``sparselab.mappings.fy_loss`` with
+  α = ``mapping.alpha`` (α = 1 is cross-entropy), mean over non-padding target tokens.
+* **Optimiser**: Adam; ``torch.optim.lr_scheduler.ReduceLROnPlateau(factor=0.5, patience=0)`` on
+  ``val_loss`` halves the learning rate after every validation whose loss does not improve on the
+  best so far. It is stepped after each validation, also when validation runs within an epoch
+  (``val_check_interval``): :meth:`on_train_start` aligns the scheduler's interval with the trainer's.
+* **Validation**: teacher-forced loss per target token and the task's metric on its own decode,
+  accumulated with torchmetrics (``SumMetric`` in float64, so the sums are those of Python floats).
+  Each validation appends ``{epoch, step, val_loss, <metric>, lr}`` to :attr:`history`.
+* **Model selection**: :meth:`callbacks` gives Lightning's ``ModelCheckpoint`` (best state by the
+  task's metric, ``save_top_k=1``, weights only) and, optionally, ``EarlyStopping`` on the same
+  metric; :meth:`load_best` loads the kept state with ``torch.load(..., weights_only=True)``.
+
+A task subclasses it and adds only its metric (:meth:`make_metric`, named :attr:`metric_name`,
+better when higher unless :attr:`metric_mode` is ``"min"``) and its decode (:meth:`decode`).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import lightning as L
+import torch
+from torchmetrics import Metric, SumMetric
+
+from sparselab import mappings
+
+log = logging.getLogger("sparselab")
+
+
+class SequenceAccuracy(Metric):
+    """Exact-match accuracy (%) of predicted token sequences against gold ones.
+
+    A prediction is cut after its first EOS (kept whole if it has none); gold rows are the padded
+    targets (``tgt_out``: the sequence, EOS, then padding). Correct iff the two are equal, EOS included.
+    """
+
+    full_state_update = False
+
+    def __init__(self, eos_id: int, pad_id: int, **kwargs):
+        super().__init__(**kwargs)
+        self.eos_id, self.pad_id = int(eos_id), int(pad_id)
+        self.add_state("correct", torch.tensor(0, dtype=torch.long), dist_reduce_fx="sum")
+        self.add_state("total", torch.tensor(0, dtype=torch.long), dist_reduce_fx="sum")
+
+    def update(self, pred: torch.Tensor, gold: torch.Tensor) -> None:
+        L, T = pred.size(1), gold.size(1)
+        is_eos = pred == self.eos_id
+        pred_len = torch.where(is_eos.any(1), is_eos.int().argmax(1) + 1, torch.full_like(pred[:, 0], L))
+        gold_len = (gold != self.pad_id).sum(1)
+        m = min(L, T)
+        pos = torch.arange(m, device=pred.device)
+        same = (pred[:, :m] == gold[:, :m]) | (pos.unsqueeze(0) >= gold_len.unsqueeze(1))
+        ok = (pred_len == gold_len) & same.all(1)
+        self.correct += ok.sum()
+        self.total += ok.numel()
+
+    def compute(self) -> torch.Tensor:
+        return 100.0 * self.correct.double() / self.total.clamp(min=1)
+
+
+class Seq2SeqModule(L.LightningModule):
+    """``model``: an ``nn.Module`` with ``forward(src, src_len, tgt_in) -> logits (B,T,V)`` and a
+    ``tgt_pad_id`` attribute (e.g. :class:`sparselab.models.seq2seq.Seq2Seq`)."""
+
+    metric_name = "val_acc"
+    metric_mode = "max"
+
+    def __init__(self, model, alpha: float, lr: float = 1e-3, ctx=None, lr_factor: float = 0.5,
+                 lr_patience: int = 0):
+        super().__init__()
+        self.model, self.alpha, self.lr, self.ctx = model, float(alpha), float(lr), ctx
+        self.lr_factor, self.lr_patience = float(lr_factor), int(lr_patience)
+        self.pad_id = int(model.tgt_pad_id)
+        self.val_loss_sum = SumMetric().set_dtype(torch.float64)
+        self.val_tokens = SumMetric().set_dtype(torch.float64)
+        self.val_metric = self.make_metric()
+        self.history: list[dict] = []
+        self.best_score: float | None = None
+        self.best_epoch = -1
+        self.train_time = 0.0
+        self.train_samples = 0
+        self._t = None
+
+    # ---- what a task adds
+    def make_metric(self) -> Metric:
+        """The validation metric (a torchmetrics ``Metric`` updated with ``(decode(batch), tgt_out)``)."""
+        raise NotImplementedError
+
+    def decode(self, batch) -> torch.Tensor:
+        """Predicted token ids (B, L) for the validation metric."""
+        raise NotImplementedError
+
+    # ---- optimisation
+    def configure_optimizers(self):
+        opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
+        # threshold=0: any decrease of the loss below its best counts as an improvement
+        sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
+                                                           patience=self.lr_patience, threshold=0.0)
+        return {"optimizer": opt,
+                "lr_scheduler": {"scheduler": sched, "monitor": "val_loss", "interval": "epoch", "frequency": 1}}
+
+    def on_train_start(self):
+        """Step the plateau scheduler right after each validation: every ``val_check_batch`` batches when
+        validation runs within epochs, else every ``check_val_every_n_epoch`` epochs."""
+        t = self.trainer
+        every_epochs = t.check_val_every_n_epoch
+        vcb, nb = t.val_check_batch, t.num_training_batches
+        for c in t.lr_scheduler_configs:
+            if not c.reduce_on_plateau:
+                continue
+            if vcb is not None and nb is not None and vcb < nb and every_epochs == 1:
+                c.interval, c.frequency = "step", int(vcb)
+            elif every_epochs:
+                c.interval, c.frequency = "epoch", int(every_epochs)
+                if vcb is not None and nb is not None and vcb < nb:
+                    log.warning("val_check_interval within epochs with check_val_every_n_epoch=%s: the learning "
+                                "rate is reduced at most once per %s epochs", every_epochs, every_epochs)
+            else:
+                log.warning("check_val_every_n_epoch=None: the learning rate is reduced at epoch ends only")
+
+    def lr_scheduler_step(self, scheduler, metric):
+        super().lr_scheduler_step(scheduler, metric)
+        if self.history:  # the validation that decided this step records the learning rate it left
+            self.history[-1]["lr"] = self._lr()
+
+    def _lr(self):
+        opts = self.trainer.optimizers if self._trainer is not None else []
+        return opts[0].param_groups[0]["lr"] if opts else None
+
+    def loss(self, batch, reduction: str = "mean") -> torch.Tensor:
+        logits = self.model(batch["src"], batch["src_len"], batch["tgt_in"])
+        return mappings.fy_loss(logits.reshape(-1, logits.size(-1)), batch["tgt_out"].reshape(-1), self.alpha,
+                                reduction=reduction, ignore_index=self.pad_id)
+
+    # ---- training (timed: samples/s of the training steps only)
+    def on_train_batch_start(self, batch, batch_idx):
+        self._t = time.perf_counter()
+
+    def training_step(self, batch, batch_idx):
+        loss = self.loss(batch)
+        self.log("train_loss", loss.detach(), prog_bar=True, batch_size=batch["src"].size(0))
+        return loss
+
+    def on_train_batch_end(self, outputs, batch, batch_idx):
+        n = int(batch["src"].size(0))
+        if self._t is not None:
+            self.train_time += time.perf_counter() - self._t
+        self.train_samples += n
+        if self.ctx is not None:
+            self.ctx.samples_seen += n
+
+    # ---- validation: loss per target token (teacher forcing) + the task's metric on its decode
+    def on_validation_epoch_start(self):
+        # float64 again: the trainer's precision plugin casts the module (metric states included) to float32
+        for m in (self.val_loss_sum, self.val_tokens):
+            m.set_dtype(torch.float64)
+        for m in (self.val_loss_sum, self.val_tokens, self.val_metric):
+            m.reset()
+
+    def validation_step(self, batch, batch_idx):
+        loss = self.loss(batch, reduction="sum")
+        self.val_loss_sum.update(loss.detach())
+        self.val_tokens.update((batch["tgt_out"] != self.pad_id).sum())
+        self.val_metric.update(self.decode(batch), batch["tgt_out"])
+
+    def on_validation_epoch_end(self):
+        if self.trainer.sanity_checking or not self.val_metric.update_called:
+            return
+        val_loss = float(self.val_loss_sum.compute()) / max(1.0, float(self.val_tokens.compute()))
+        score = float(self.val_metric.compute())
+        self.log("val_loss", val_loss)
+        self.log(self.metric_name, score)
+        self.history.append({"epoch": int(self.current_epoch), "step": int(self.global_step),
+                             "val_loss": val_loss, self.metric_name: score, "lr": self._lr()})
+        better = self.best_score is None or (score > self.best_score if self.metric_mode == "max"
+                                             else score < self.best_score)
+        if better:  # strict, like ModelCheckpoint: the first of equal scores is the one kept
+            self.best_score, self.best_epoch = score, int(self.current_epoch)
+
+    # ---- model selection
+    def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None) -> list[L.Callback]:
+        """``ModelCheckpoint`` keeping the best state by :attr:`metric_name` (and ``EarlyStopping`` on it
+        when ``early_stopping_patience`` is not None)."""
+        from lightning.pytorch.callbacks import EarlyStopping, ModelCheckpoint
+
+        cbs: list[L.Callback] = [ModelCheckpoint(dirpath=str(dirpath), filename="best", monitor=self.metric_name,
+                                                 mode=self.metric_mode, save_top_k=1, save_weights_only=True,
+                                                 save_last=False, auto_insert_metric_name=False)]
+        if early_stopping_patience is not None:
+            cbs.append(EarlyStopping(monitor=self.metric_name, mode=self.metric_mode,
+                                     patience=int(early_stopping_patience)))
+        return cbs
+
+    def load_best(self, checkpoint) -> bool:
+        """Load the best state a ``ModelCheckpoint`` kept (``weights_only=True``); False if it kept none."""
+        path = getattr(checkpoint, "best_model_path", checkpoint)
+        if not path:
+            return False
+        state = torch.load(path, map_location=self.device, weights_only=True)["state_dict"]
+        self.load_state_dict(state)
+        return True

@@ -1,0 +1,146 @@
+"""The generic Seq2SeqModule: exact-match metric, LR halving with ReduceLROnPlateau after every validation,
+ModelCheckpoint model selection loaded with weights_only=True, EarlyStopping, validation after the last step."""
+from __future__ import annotations
+
+import random
+from functools import partial
+
+import pytest
+import torch
+from omegaconf import OmegaConf
+
+from sparselab.data.text import PadCollate, PairDataset, Vocab
+from sparselab.engine.context import RunContext
+from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
+from sparselab.mappings import Entmax
+from sparselab.models.attention import GlobalAttention
+from sparselab.models.seq2seq import Seq2Seq
+from sparselab.tasks.seq2seq_module import Seq2SeqModule, SequenceAccuracy
+
+EOS, PAD = 2, 0
+
+
+def _naive_accuracy(pred, gold):
+    correct = 0
+    for p, g in zip(pred.tolist(), gold.tolist()):
+        g = g[: sum(x != PAD for x in g)]
+        p = p[: p.index(EOS) + 1] if EOS in p else p
+        correct += p == g
+    return 100.0 * correct / len(gold)
+
+
+def test_sequence_accuracy_matches_the_definition(device):
+    rnd = random.Random(0)
+    m = SequenceAccuracy(eos_id=EOS, pad_id=PAD).to(device)
+    preds, golds = [], []
+    for _ in range(20):
+        B, L, T = rnd.randint(1, 6), rnd.randint(1, 7), rnd.randint(1, 7)
+        gold = torch.zeros(B, T, dtype=torch.long)
+        pred = torch.randint(2, 5, (B, L))
+        for b in range(B):
+            n = rnd.randint(1, T)
+            gold[b, : n - 1] = torch.randint(3, 5, (n - 1,))
+            gold[b, n - 1] = EOS
+            if rnd.random() < 0.5:                       # make some predictions right
+                k = min(n, L)
+                pred[b, :k] = gold[b, :k]
+        preds.append(pred)
+        golds.append(gold)
+        m.update(pred.to(device), gold.to(device))
+    total = sum(len(g) for g in golds)
+    want = sum(_naive_accuracy(p, g) * len(g) / 100.0 for p, g in zip(preds, golds))
+    assert m.compute().item() == pytest.approx(100.0 * want / total)
+    assert m.compute().dtype == torch.float64
+
+
+# ---------------------------------------------------------------- a module with a scripted validation
+
+class Scripted(Seq2SeqModule):
+    """Validation loss and accuracy follow a script, one value per validation, so the schedule is known."""
+
+    def __init__(self, model, losses, accs, **kw):
+        super().__init__(model, alpha=1.5, lr=1e-3, **kw)
+        self.losses, self.accs, self.k = losses, accs, 0
+        self.snapshots = []
+
+    def make_metric(self):
+        return SequenceAccuracy(eos_id=self.model.eos_id, pad_id=self.model.tgt_pad_id)
+
+    def decode(self, batch):
+        return self.model.greedy(batch["src"], batch["src_len"], 3)
+
+    def validation_step(self, batch, batch_idx):
+        if batch_idx == 0:
+            k = min(self.k, len(self.losses) - 1)
+            self.val_loss_sum.update(torch.tensor(self.losses[k], dtype=torch.float64))
+            self.val_tokens.update(torch.tensor(1.0))
+            n = 20
+            good = round(self.accs[k] * n / 100)
+            self.val_metric.correct += good
+            self.val_metric.total += n
+            self.val_metric._update_count += 1
+            self.k += 1
+
+    def on_validation_epoch_end(self):
+        super().on_validation_epoch_end()
+        self.snapshots.append({k: v.detach().clone() for k, v in self.model.state_dict().items()})
+
+
+def _setup(tmp_path, n_items=10):
+    src, tgt = Vocab(list("abcdef")), Vocab(list("abcdef"))
+    rnd = random.Random(0)
+    pairs = [("".join(rnd.choice("abcdef") for _ in range(4)),) * 2 for _ in range(n_items)]
+    ds = PairDataset.from_symbols(pairs, src, tgt)
+    dl = torch.utils.data.DataLoader(ds, batch_size=2, collate_fn=PadCollate.from_vocabs(src, tgt))
+    torch.manual_seed(0)
+    model = Seq2Seq(len(src), len(tgt), src_pad_id=src.pad_id, tgt_pad_id=tgt.pad_id, bos_id=tgt.bos_id,
+                    eos_id=tgt.eos_id, emb_size=8, hidden_size=8, enc_layers=1, dec_layers=1, dropout=0.0,
+                    attention=partial(GlobalAttention, normalizer=Entmax(learnable=True, alpha_init=1.5)))
+    ctx = RunContext(run_dir=tmp_path)
+    tcfg = OmegaConf.create({"accelerator": "cpu", "devices": 1, "max_epochs": 10, "max_steps": 10,
+                             "log_every_n_steps": 50})
+    return model, dl, ctx, tcfg
+
+
+def test_lr_halves_after_each_non_improving_validation_and_best_state_is_kept(tmp_path):
+    model, dl, ctx, tcfg = _setup(tmp_path)          # 5 batches per epoch, validate every 2, stop at step 10
+    losses = [1.0, 0.9, 0.95, 0.8, 0.85, 0.9]
+    accs = [10.0, 30.0, 20.0, 30.0, 25.0, 5.0]
+    module = Scripted(model, losses, accs, ctx=ctx)
+    cbs = module.callbacks(tmp_path / "ckpt")
+    trainer = make_trainer(tcfg, ctx, callbacks=[*cbs, ValidateOnLastStep()], num_sanity_val_steps=0,
+                           val_check_interval=2)
+    trainer.fit(module, dl, dl)
+    steps = [h["step"] for h in module.history]
+    # within-epoch checks at batches 2 and 4 of each 5-batch epoch, plus the last step (10) by ValidateOnLastStep
+    assert steps == [2, 4, 7, 9, 10]
+    # ReduceLROnPlateau(factor .5, patience 0) on val_loss (compared with its best), stepped right after each
+    # within-epoch validation; the validation after the last step takes no LR decision (training is over)
+    assert [h["lr"] for h in module.history] == [1e-3, 1e-3, 5e-4, 5e-4, 5e-4]
+    assert [h["val_loss"] for h in module.history] == losses[:5]
+    # best by val_acc (first of the ties) is the state ModelCheckpoint kept; it loads with weights_only=True
+    assert module.best_score == 30.0 and module.best_epoch == 0
+    assert cbs[0].best_model_path.endswith("best.ckpt")
+    assert module.load_best(cbs[0])
+    best = module.snapshots[1]
+    assert all(torch.equal(v, best[k]) for k, v in module.model.state_dict().items())
+    assert not torch.equal(module.model.attention.normalizer.a, module.snapshots[-1]["attention.normalizer.a"])
+
+
+def test_early_stopping_on_the_task_metric(tmp_path):
+    model, dl, ctx, tcfg = _setup(tmp_path)
+    tcfg.max_steps = 100
+    module = Scripted(model, [1.0] * 50, [10.0, 20.0, 15.0, 5.0, 30.0] + [0.0] * 45, ctx=ctx)
+    cbs = module.callbacks(tmp_path / "ckpt", early_stopping_patience=2)
+    trainer = make_trainer(tcfg, ctx, callbacks=[*cbs, ValidateOnLastStep()], num_sanity_val_steps=0,
+                           val_check_interval=2)
+    trainer.fit(module, dl, dl)
+    # patience 2: two validations without improving on 20 -> stop; the later 30 is never seen
+    assert [h["val_acc"] for h in module.history] == [10.0, 20.0, 15.0, 5.0]
+    assert cbs[1].stopping_reason.name != "NOT_STOPPED"
+    assert module.best_score == 20.0
+
+
+def test_checkpointing_is_off_without_a_checkpoint_callback(tmp_path):
+    _, _, ctx, tcfg = _setup(tmp_path)
+    assert make_trainer(tcfg, ctx).checkpoint_callback is None
