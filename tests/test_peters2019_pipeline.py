@@ -70,7 +70,7 @@ def test_model_selection_sees_the_last_training_step(tmp_path):
     env = _env(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
                            "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",
-                           "task.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2"],
+                           "trainer.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2"],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     recs = list((tmp_path / "runs").rglob("run.json"))

@@ -15,7 +15,7 @@ from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
 from sparselab.mappings import Entmax
 from sparselab.models.attention import GlobalAttention
 from sparselab.models.seq2seq import Seq2Seq
-from sparselab.tasks.seq2seq_module import Seq2SeqModule, SequenceAccuracy
+from sparselab.training.seq2seq_module import Seq2SeqModule, SequenceAccuracy
 
 EOS, PAD = 2, 0
 

@@ -4,7 +4,7 @@ Peters, Niculae & Martins (2019), inflection model: bidirectional LSTM encoder, 
 attention :class:`sparselab.models.attention.GlobalAttention` whose normaliser is a module
 (``Entmax(attn_alpha)``, a learned-α ``Entmax(learnable=True)``, softmax), padding masked as ``-inf``
 (so padding gets exactly 0); output scores are trained with the α-entmax Fenchel–Young loss (done
-by :class:`sparselab.tasks.seq2seq_module.Seq2SeqModule`).
+by :class:`sparselab.training.seq2seq_module.Seq2SeqModule`).
 
 Built from config with Hydra (``conf/model/lstm_seq2seq.yaml``: ``_target_`` this class); the task
 fills in the vocabulary sizes and special ids from its vocabularies. ``attention`` is a factory

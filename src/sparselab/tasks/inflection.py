@@ -37,7 +37,7 @@ from sparselab.engine import record
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 from sparselab.models.seq2seq import Seq2Seq
-from sparselab.tasks.seq2seq_module import Seq2SeqModule, SequenceAccuracy
+from sparselab.training.seq2seq_module import Seq2SeqModule, SequenceAccuracy
 
 log = logging.getLogger("sparselab")
 MODEL_FILE = "model.pt"
@@ -222,7 +222,7 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     if mode == "ensemble":
         return run_ensemble(cfg, ctx)
     if mode != "train":
-        raise ValueError(f"task.mode={mode!r}: must be 'train' or 'ensemble'")
+        raise ConfigError(f"task.mode={mode!r}: must be 'train' or 'ensemble'")
     return run_train(cfg, ctx)
 
 
@@ -243,9 +243,9 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
              len(src), len(tgt), alpha, attn_alpha)
     module = InflectionModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
     extra_kw = {"num_sanity_val_steps": 0}
-    vci = cfg.task.get("val_check_interval")
-    if vci:
-        extra_kw["val_check_interval"] = min(int(vci), len(train_dl)) if isinstance(vci, int) else vci
+    vci = cfg.trainer.get("val_check_interval")
+    if isinstance(vci, int):  # Lightning refuses an interval longer than the epoch
+        extra_kw["val_check_interval"] = min(vci, len(train_dl))
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"))

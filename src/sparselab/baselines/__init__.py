@@ -1,0 +1,1 @@
+"""Non-neural reference systems (no training loop, no torch)."""

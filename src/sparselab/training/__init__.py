@@ -1,0 +1,1 @@
+"""LightningModules that wire a plain model to its loss, metrics, optimiser and checkpoints."""
