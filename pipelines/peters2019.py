@@ -14,14 +14,17 @@ from sparselab.reports.runner import Plan, main
 
 
 def plan(settings: list[str], seeds: list[int], ensemble: bool, launcher: str | None = None) -> Plan:
-    """Per setting: the α grid with the seeds, then (if ``ensemble``) the seeds' ensembles.
-    Sizes and steps live in the configs (conf/{data,model,task}, the experiment files)."""
+    """Per setting: the shared task's non-neural baseline (the floor), the α grid with the seeds, then
+    (if ``ensemble``) the seeds' ensembles. Sizes and steps live in the configs (conf/{data,model,task},
+    the experiment files)."""
     sweeps = []
     for setting in settings:
+        sweeps.append((f"peters2019/baseline_{setting}", []))
         sweeps.append((f"peters2019/table1_{setting}", [f"seed={','.join(map(str, seeds))}"]))
         if ensemble:
             sweeps.append((f"peters2019/ensemble_{setting}", []))
-    return Plan(sweeps=sweeps, launcher=launcher, options={"settings": settings, "seeds": seeds, "ensemble": ensemble})
+    return Plan(sweeps=sweeps, launcher=launcher,
+                options={"settings": settings, "seeds": seeds, "ensemble": ensemble, "baseline": True})
 
 
 PLANS = {

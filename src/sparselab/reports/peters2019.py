@@ -38,6 +38,7 @@ ARTIFACTS = [
     ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
     ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
+    ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
 ]
 
@@ -72,6 +73,19 @@ def collect(runs, profile: str) -> tuple[dict[str, list[dict]], dict[str, list[d
     return train, ens
 
 
+def collect_baseline(runs, profile: str) -> dict[str, list[dict]]:
+    """Finished runs of the shared task's non-neural baseline (``peters2019/baseline_<setting>``)."""
+    return {s: load(runs, profile, f"{PAPER}/baseline_{s}", where=lambda r, s=s: setting_of(r) == s)
+            for s in SETTINGS}
+
+
+def same_languages(baseline: Sequence[dict], train: Sequence[dict]) -> bool:
+    """Whether the baseline decoded exactly the languages and eval split of the neural runs."""
+    langs = {tuple(sorted(r["extra"].get("per_language", {}))) for r in [*baseline, *train]}
+    splits = {r["config"]["task"]["eval_split"] for r in [*baseline, *train]}
+    return len(langs) == 1 and len(splits) == 1
+
+
 def by_config(recs) -> dict[Config, list[dict]]:
     out = defaultdict(list)
     for r in recs:
@@ -98,17 +112,19 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
     lines = [
         f"profile **{profile}**; settings run: {', '.join(settings_run(options))}; seeds {seeds}; "
         f"ensembles: {'yes' if options.get('ensemble') else 'no'}",
-        f"languages per setting: {first(d['max_languages'])} ({', '.join(map(str, n_lang))} decoded)",
+        (f"languages: {', '.join(d['languages'])} ({len(d['languages'])} of the setting; see conf/data)"
+         if d.get("languages") else
+         f"languages per setting: {first(d['max_languages'])} ({', '.join(map(str, n_lang))} decoded)"),
         f"training lines per language: {first(d['train_per_language'])}",
         f"model selection on dev: {first(d['val_per_language'])} "
-        f"lines per language (greedy word accuracy), checked every "
-        f"{t.get('val_check_interval') or 'epoch'}{' batches' if t.get('val_check_interval') else ''}",
+        f"lines per language (greedy word accuracy), checked {validation_schedule(tr, t)}",
         f"reported accuracy on `{t['eval_split']}`: {first(d['eval_per_language'])} "
         f"lines per language, beam {t['beam']}",
         f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder, emb {m['emb_size']}, "
         f"hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2/2 layers, 300/300, 0.3)",
         f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
-        f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}",
+        f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}; learning rate halved after every "
+        f"validation whose loss is not the best so far",
     ]
     epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
               for r in recs if r["metrics"].get("train_samples") and r.get("extra", {}).get("n_train")]
@@ -116,6 +132,17 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
         lines.append(f"epochs actually trained: {min(epochs):.2f}–{max(epochs):.2f} "
                      f"(paper: until dev accuracy stops improving)")
     return lines
+
+
+def validation_schedule(tr: Mapping[str, Any], t: Mapping[str, Any]) -> str:
+    """When validation runs and when it stops training, from the trainer and task configs."""
+    vci = tr.get("val_check_interval") or t.get("val_check_interval")
+    every = int(tr.get("check_val_every_n_epoch") or 1)
+    when = f"every {vci} batches" if vci else ("every epoch" if every == 1 else f"every {every} epochs")
+    patience = t.get("early_stopping_patience")
+    stop = (f"; training stops when it has not improved for {patience} validations (early stopping)"
+            if patience is not None else "; no early stopping")
+    return when + stop
 
 
 def header(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
@@ -197,13 +224,70 @@ def table1_context(ref: Mapping[str, Any]) -> str:
     return text + "\n"
 
 
-def table1_text(profile: str, options: Mapping[str, Any], train, ens, ref: Mapping[str, Any]) -> str:
+def baseline_rows(baseline, train, options: Mapping[str, Any]) -> list[list[Any]]:
+    """Per setting run: the non-neural baseline's eval and dev accuracy, beside the best and worst of our
+    neural configurations (mean over seeds), and whether both decoded the same languages and split."""
+    rows = []
+    for s in settings_run(options):
+        b = baseline.get(s, [])
+        g = by_config(train[s])
+        accs = [seed_mean(v, "acc") for v in g.values()]
+        accs = [a for a in accs if a is not None]
+        if not b:
+            rows.append([s, MISSING, MISSING, max(accs, default=None), min(accs, default=None), NONE])
+            continue
+        soft = seed_mean(g.get((1.0, 1.0), []), "acc")
+        rows.append([s, seed_mean(b, "acc"), seed_mean(b, "dev_acc"), soft, min(accs, default=None),
+                     "yes" if same_languages(b, train[s]) else "no"])
+    return rows
+
+
+def convergence_rows(train, options: Mapping[str, Any]) -> list[list[Any]]:
+    """Per run: validations, epochs trained, best epoch and dev accuracy, and why training stopped."""
+    rows = []
+    for s in settings_run(options):
+        for r in sorted(train[s], key=lambda r: (key(r), int(r["config"]["seed"]))):
+            hist = r["extra"].get("history", [])
+            epochs = (float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
+                      if r["metrics"].get("train_samples") and r["extra"].get("n_train") else None)
+            stopped = r["extra"].get("stopped_early")
+            why = {True: "early stopping (patience reached)", False: "step/epoch cap"}.get(stopped, "not recorded")
+            rows.append([s, *key(r), r["config"]["seed"], len(hist), epochs, r["metrics"].get("best_epoch"),
+                         r["metrics"].get("val_acc_best"), why])
+    return rows
+
+
+def convergence_summary(train, options: Mapping[str, Any]) -> str:
+    runs = [r for s in settings_run(options) for r in train[s]]
+    if not runs:
+        return ""
+    stopped = sum(1 for r in runs if r["extra"].get("stopped_early"))
+    return (f"{stopped} of {len(runs)} runs stopped because dev accuracy stopped improving; "
+            f"{len(runs) - stopped} stopped at the step/epoch cap.")
+
+
+def table1_text(profile: str, options: Mapping[str, Any], train, ens, ref: Mapping[str, Any],
+                baseline: Mapping[str, list[dict]] | None = None) -> str:
     text = header("Table 1 — word accuracy (%) by output α × attention α", profile, options, trained(train))
     text += TABLE1_INTRO
     text += md_table(table1_header(), table1_rows(train, ens, options, ref))
+    if baseline is not None and settings_run(options):
+        text += ("\n## The shared task's non-neural baseline on the same languages and split\n\n"
+                 "The organisers' prefix/suffix edit-rule system (CoNLL–SIGMORPHON 2018 task 1 baseline), "
+                 "reimplemented in `sparselab.baselines.affix_rules` and run by `peters2019/baseline_<setting>` "
+                 "on the languages of the neural runs: one model per language from its training file; accuracy "
+                 "macro-averaged over languages. A multilingual neural model should be well above it.\n\n")
+        text += md_table(["setting", "baseline, eval split", "baseline, dev", "ours: softmax/softmax",
+                          "ours: worst configuration", "same languages and split"],
+                         baseline_rows(baseline, train, options))
     text += "\n## Mean edit distance (macro over languages), ours\n\n"
     text += md_table(["output α", "attention α"] + [f"{s} {k}" for s in SETTINGS for k in KINDS],
                      edit_distance_rows(train, ens, options))
+    conv = convergence_rows(train, options)
+    if conv:
+        text += "\n## Convergence of each run\n\n" + convergence_summary(train, options) + "\n\n"
+        text += md_table(["setting", "output α", "attention α", "seed", "validations", "epochs trained",
+                          "best epoch", "best dev accuracy", "stopped by"], conv)
     return text + table1_context(ref)
 
 
@@ -394,6 +478,29 @@ def plot_support_histogram(path: Path, profile: str, options: Mapping[str, Any],
     return figures.save(fig, path, dpi=100)
 
 
+def plot_learning_curves(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
+    """Dev accuracy at every validation against epoch: colour = output α, line style = attention α."""
+    plt = figures.pyplot()
+    settings = settings_run(options)
+    fig, axes = plt.subplots(1, len(settings), figsize=(6 * len(settings), 4.5), squeeze=False)
+    colours = dict(zip(ALPHAS, ("tab:blue", "tab:orange", "tab:green")))
+    styles = dict(zip(ALPHAS, ("-", "--", ":")))
+    for ax, s in zip(axes[0], settings):
+        for r in sorted(train[s], key=lambda r: (key(r), int(r["config"]["seed"]))):
+            a, b = key(r)
+            hist = r["extra"].get("history", [])
+            xs = [h["epoch"] + 1 for h in hist]
+            ys = [h.get("val_acc") for h in hist]
+            ax.plot(xs, ys, color=colours.get(a), linestyle=styles.get(b, "-"), marker=".",
+                    label=f"out α={a}, attn α={b}, seed {r['config']['seed']}")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel("dev word accuracy (%), greedy")
+        ax.set_title(f"learning curves, {s} setting ({profile})")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return figures.save(fig, path, dpi=100)
+
+
 # ---------------------------------------------------------------- all reports
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
@@ -402,14 +509,16 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     train, ens = collect(runs, profile)
-    (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref))
+    baseline = collect_baseline(runs, profile) if options.get("baseline") else None
+    (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
     write_per_language_csv(out / "per_language.csv", train, ens)
     if settings_run(options):
         plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
         plot_support_histogram(out / "support_histogram.png", profile, options, train)
-    recs = [r for s in SETTINGS for r in train[s] + ens[s]]
+        plot_learning_curves(out / "learning_curves.png", profile, options, train)
+    recs = [r for s in SETTINGS for r in train[s] + ens[s] + (baseline or {}).get(s, [])]
     write_configs(out, recs, runs)
     write_index(out, f"Peters, Niculae & Martins (2019) — inflection, profile {profile}", ARTIFACTS, recs,
                 notes="; ".join(reductions(profile, options, trained(train))), runs=runs)

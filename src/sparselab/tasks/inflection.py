@@ -70,7 +70,7 @@ def _load(cfg: DictConfig):
     train = sg.load_split(d.setting, "train", root, max_languages=int(d.max_languages),
                           per_language=int(d.train_per_language), langs=_languages(d))
     langs = sorted(train)
-    val = sg.load_split(d.setting, "dev", root, langs=langs, per_language=int(d.val_per_language))
+    val = sg.load_split(d.setting, d.get("val_split", "dev"), root, langs=langs, per_language=int(d.val_per_language))
     ev = sg.load_split(d.setting, cfg.task.eval_split, root, langs=langs, per_language=int(d.eval_per_language))
     return train, val, ev, langs
 
@@ -335,7 +335,7 @@ def run_ensemble(cfg: DictConfig, ctx: RunContext) -> dict:
     langs = loaded[0][3]["languages"]
     ev = sg.load_split(cfg.data.setting, cfg.task.eval_split, cfg.data.get("root"), langs=langs,
                        per_language=int(cfg.data.eval_per_language))
-    val = sg.load_split(cfg.data.setting, "dev", cfg.data.get("root"), langs=langs,
+    val = sg.load_split(cfg.data.setting, cfg.data.get("val_split", "dev"), cfg.data.get("root"), langs=langs,
                         per_language=int(cfg.data.val_per_language))
     alpha = float(cfg.mapping.alpha)
     step_model = EnsembleStepModel([Seq2SeqStepModel(m, alpha) for m, *_ in loaded])

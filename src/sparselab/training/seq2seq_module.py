@@ -180,6 +180,8 @@ class Seq2SeqModule(L.LightningModule):
                                              else score < self.best_score)
         if better:  # strict, like ModelCheckpoint: the first of equal scores is the one kept
             self.best_score, self.best_epoch = score, int(self.current_epoch)
+        log.info("validation epoch %d step %d: val_loss=%.4f %s=%.4g lr=%.3g%s", self.current_epoch,
+                 self.global_step, val_loss, self.metric_name, score, self._lr(), " (best)" if better else "")
 
     # ---- model selection
     def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None) -> list[L.Callback]:
