@@ -167,3 +167,67 @@ def test_numbers(runs):
     assert nums["table1_medium/alpha=1.0,attn_alpha=1.0,seed=0/zulu"]["accuracy"] == 80.0
     assert "train_samples_per_s" not in nums["table1_medium/alpha=1.0,attn_alpha=1.0,seed=0"]   # timings are not pinned
     assert len(nums) == 12
+
+
+# ---------------------------------------------------------------- issue 12: baseline row, convergence, curves
+def baseline_record(acc, dev_acc, langs=("zulu",)):
+    r = train_record(1.0, 1.0, 0, acc)
+    r["experiment"] = "peters2019/baseline_medium"
+    r["config"] = {**config(1.0, 1.0, 0, "baseline_medium"), "task": {"eval_split": "test"}}
+    r["metrics"] = {"acc": acc, "dev_acc": dev_acc, "edit_distance": 1.0}
+    r["extra"] = {"per_language": {lang: {"accuracy": acc} for lang in langs}}
+    return r
+
+
+def with_history(runs, stopped):
+    """Give every training record a three-validation history and a stop reason."""
+    for rec in record.find(runs, "smoke", "peters2019/table1_medium"):
+        rec["extra"]["history"] = [{"epoch": e, "step": 10 * (e + 1), "val_acc": 10.0 * e, "val_loss": 1.0}
+                                   for e in range(3)]
+        rec["extra"]["stopped_early"] = stopped
+        rec["metrics"].update(best_epoch=2.0, val_acc_best=20.0)
+        run_dir = rec.pop("run_dir")
+        record.write(run_dir, rec)
+
+
+def test_baseline_row_sits_beside_our_softmax_and_worst_configuration(runs):
+    record.write(runs / "smoke" / "peters2019" / "baseline_medium", baseline_record(61.0, 60.0))
+    train, _ = rep.collect(runs, "smoke")
+    base = rep.collect_baseline(runs, "smoke")
+    rows = rep.baseline_rows(base, train, {**SMOKE, "baseline": True})
+    # softmax/softmax mean (80+84)/2 = 82; worst configuration (1.5,1.5) = 50; same languages (zulu) and split
+    assert rows == [["medium", 61.0, 60.0, 82.0, 50.0, "yes"]]
+    text = rep.table1_text("smoke", {**SMOKE, "baseline": True}, train, {"medium": [], "high": []}, REF, base)
+    assert "non-neural baseline on the same languages and split" in text
+    assert "| medium | 61.00 | 60.00 | 82.00 | 50.00 | yes |" in text
+
+
+def test_baseline_on_other_languages_is_flagged_and_a_missing_baseline_says_so(runs):
+    train, _ = rep.collect(runs, "smoke")
+    assert rep.baseline_rows({"medium": []}, train, SMOKE)[0][1] == rep.MISSING
+    other = {"medium": [baseline_record(61.0, 60.0, langs=("zulu", "welsh"))]}
+    assert rep.baseline_rows(other, train, SMOKE)[0][-1] == "no"
+
+
+@pytest.mark.parametrize("stopped, why", [(True, "early stopping (patience reached)"), (False, "step/epoch cap")])
+def test_convergence_table_says_why_each_run_stopped(runs, stopped, why):
+    with_history(runs, stopped)
+    train, _ = rep.collect(runs, "smoke")
+    rows = rep.convergence_rows(train, SMOKE)
+    assert len(rows) == 5 and {r[-1] for r in rows} == {why}
+    assert rows[0][:5] == ["medium", 1.0, 1.0, 0, 3]          # setting, α, attention α, seed, validations
+    summary = rep.convergence_summary(train, SMOKE)
+    assert summary.startswith(f"{5 if stopped else 0} of 5 runs stopped because dev accuracy stopped improving")
+
+
+def test_validation_schedule_names_interval_and_patience():
+    assert rep.validation_schedule({"check_val_every_n_epoch": 10}, {"early_stopping_patience": 3}) == (
+        "every 10 epochs; training stops when it has not improved for 3 validations (early stopping)")
+    assert rep.validation_schedule({"val_check_interval": 700}, {}) == "every 700 batches; no early stopping"
+
+
+def test_learning_curves_png_is_written(runs, tmp_path):
+    with_history(runs, True)
+    train, _ = rep.collect(runs, "smoke")
+    path = rep.plot_learning_curves(tmp_path / "curves.png", "smoke", SMOKE, train)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -171,7 +171,9 @@ def accuracy_cells(rs: Sequence[dict], ref_value: float | None, run_here: bool) 
     return [ours, ref_value, delta(ours, ref_value)]
 
 
-def table1_rows(train, ens, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
+def grid_rows(train, ens, cell) -> list[list[Any]]:
+    """One row per (output α, attention α): the α's, then ``cell(records, setting, kind, key)`` for every
+    setting × kind column (kind avg: the seeds' training runs; ens: their ensembles)."""
     groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
     rows = []
     for a in ALPHAS:
@@ -179,27 +181,25 @@ def table1_rows(train, ens, options: Mapping[str, Any], ref: Mapping[str, Any]) 
             row = [a, b]
             for s in SETTINGS:
                 for kind in KINDS:
-                    rv = table_cell(ref, "table1_sigmorphon2018", f"{a:.1f},{b:.1f}", f"{s}_{kind}", REF_COLUMNS)
-                    row += accuracy_cells(groups[kind][s].get((a, b), []), rv, is_run(options, s, kind))
+                    row += cell(groups[kind][s].get((a, b), []), s, kind, (a, b))
             rows.append(row)
     return rows
+
+
+def table1_rows(train, ens, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
+    def cell(rs, s, kind, k):
+        rv = table_cell(ref, "table1_sigmorphon2018", f"{k[0]:.1f},{k[1]:.1f}", f"{s}_{kind}", REF_COLUMNS)
+        return accuracy_cells(rs, rv, is_run(options, s, kind))
+    return grid_rows(train, ens, cell)
 
 
 def edit_distance_rows(train, ens, options: Mapping[str, Any]) -> list[list[Any]]:
-    groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
-    rows = []
-    for a in ALPHAS:
-        for b in ALPHAS:
-            row = [a, b]
-            for s in SETTINGS:
-                for kind in KINDS:
-                    if not is_run(options, s, kind):
-                        row.append(NOT_RUN)
-                        continue
-                    v = seed_mean(groups[kind][s].get((a, b), []), "edit_distance")
-                    row.append(MISSING if v is None else v)
-            rows.append(row)
-    return rows
+    def cell(rs, s, kind, k):
+        if not is_run(options, s, kind):
+            return [NOT_RUN]
+        v = seed_mean(rs, "edit_distance")
+        return [MISSING if v is None else v]
+    return grid_rows(train, ens, cell)
 
 
 # ---------------------------------------------------------------- Table 1: format
@@ -318,7 +318,7 @@ def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list
     return rows
 
 
-def grid_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
+def sparsity_grid_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
     return [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"),
              seed_mean(g[k], "single_share"), seed_mean(g[k], "exact_share"), seed_mean(g[k], "acc")]
             for k in sorted(g)]
@@ -350,7 +350,7 @@ def grid_text(s: str, g: Mapping[Config, list[dict]]) -> str:
              "*support* = output symbols with nonzero probability per target step "
              f"(target vocabulary size: {g[sorted(g)[0]][0]['extra'].get('target_vocab_size', '?')}).\n\n")
     text += md_table(["output α", "attention α", "attended positions", "output support", "single-sequence share",
-                      "exact-beam share", "accuracy"], grid_rows(g))
+                      "exact-beam share", "accuracy"], sparsity_grid_rows(g))
     threads = sorted({r.get("threads") for k in g for r in g[k]})
     text += (f"\n### Training speed, {s} setting\n\nTraining samples per second over the optimiser steps only "
              f"(torch threads per job: {threads}; jobs may have shared the machine, so ratios are indicative). "

@@ -18,7 +18,9 @@ import logging
 import time
 
 import numpy as np
+import torch
 
+from sparselab import analysis
 from sparselab.data import mulan, synthetic
 from sparselab.engine.errors import ConfigError
 from sparselab.models import linear
@@ -29,15 +31,10 @@ log = logging.getLogger("sparselab")
 METRICS = ("mse", "js")
 
 
-def _kl_rows(p: np.ndarray, m: np.ndarray) -> np.ndarray:
-    ratio = np.divide(p, m, out=np.ones_like(p), where=p > 0)
-    return np.sum(np.where(p > 0, p * np.log(ratio), 0.0), axis=1)
-
-
 def js_divergence(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """Per-row Jensen-Shannon divergence (natural log, in [0, log 2])."""
-    M = 0.5 * (P + Q)
-    return 0.5 * _kl_rows(P, M) + 0.5 * _kl_rows(Q, M)
+    """Per-row Jensen-Shannon divergence (natural log, in [0, log 2]): ``sparselab.analysis``'s, in float64."""
+    return analysis.js_divergence(torch.from_numpy(np.asarray(P, dtype=np.float64)),
+                                  torch.from_numpy(np.asarray(Q, dtype=np.float64))).numpy()
 
 
 def proportion_metrics(P: np.ndarray, Q: np.ndarray) -> dict[str, float]:
