@@ -127,7 +127,7 @@ def test_peters_settings_share_their_base():
         return out
 
     (hi, hhi), (me, hme) = job("peters2019/table1_high"), job("peters2019/table1_medium")
-    assert diff(hi, me) == {"experiment_name", "data.setting", "trainer.max_epochs", "trainer.max_steps"}
+    assert diff(hi, me) == {"experiment_name", "data.setting", "trainer.check_val_every_n_epoch"}
     assert hhi["sweeper"] == hme["sweeper"] and hhi["mode"] == hme["mode"]
     (hi, _), (me, _) = job("peters2019/ensemble_high"), job("peters2019/ensemble_medium")
     assert diff(hi, me) == {"experiment_name", "data.setting", "task.source_experiment"}
