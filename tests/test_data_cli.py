@@ -15,7 +15,7 @@ import pytest
 from sparselab.data import registry
 from sparselab.data.__main__ import main
 from sparselab.data.check import check, get_dataset
-from sparselab.data.fetch import ChecksumMismatchError, FetchError, NotObtainableError, fetch
+from sparselab.data.fetch import LOCK_NAME, ChecksumMismatchError, FetchError, NotObtainableError, fetch
 from sparselab.data.root import PROJECT_ROOT
 
 FILES = {
@@ -209,7 +209,8 @@ def test_registry_is_well_formed():
         assert ds.status in ("complete", "partial", "missing")
         assert (ds.status == "missing") == (not ds.files)
         for f in ds.files:
-            assert len(f.sha256) == 64 and f.url.startswith(("https://", "http://"))
+            # "lock": sha256 recorded on first download (sparselab.data.fetch lock-file mode)
+            assert (len(f.sha256) == 64 or f.sha256 == "lock") and f.url.startswith(("https://", "http://"))
             assert not f.path.startswith("/") and ".." not in f.path.split("/")
         assert len({f.path for f in ds.files}) == len(ds.files)
 
@@ -235,3 +236,61 @@ def test_fetch_refuses_read_only_root(toy, tmp_path):
         assert list(ro.iterdir()) == []
     finally:
         ro.chmod(0o755)
+
+
+def test_lock_mode_records_on_first_download_and_verifies_after(server, tmp_path, monkeypatch):
+    """sha256 "lock": the first download records the checksum next to the data; later downloads must match it."""
+    import json
+    import tarfile
+
+    www, base, requests = server
+    (www / "train.de").write_bytes(b"Hallo Welt\n" * 10)
+    tgz = www / "corpus.tgz"
+
+    def make_tgz(text: bytes):
+        with tarfile.open(tgz, "w:gz") as tf:
+            info = tarfile.TarInfo("corpus/train.en")
+            info.size = len(text)
+            tf.addfile(info, io.BytesIO(text))
+
+    make_tgz(b"Hello world\n" * 10)
+    rows = [("train.de", "-", "lock", f"{base}/train.de", "-"),
+            ("corpus/train.en", "-", "lock", f"{base}/corpus.tgz", "archive_sha256=lock;member=corpus/train.en")]
+    monkeypatch.setitem(registry.DATASETS, "toylock", {"status": "complete", "files": tsv(rows)})
+    monkeypatch.delenv("SPARSELAB_FETCH_BASE_URL", raising=False)
+    root = tmp_path / "root"
+    res = fetch("toylock", root=root, progress=None)
+    assert sorted(res.downloaded) == ["corpus/train.en", "train.de"]
+    lock = json.loads((root / "toylock" / LOCK_NAME).read_text())
+    assert lock["files"] == {"train.de": sha(b"Hallo Welt\n" * 10), "corpus/train.en": sha(b"Hello world\n" * 10)}
+    assert lock["archives"] == {f"{base}/corpus.tgz": sha(tgz.read_bytes())}
+    # present and matching the lock: nothing is downloaded again
+    n = len(requests)
+    assert sorted(fetch("toylock", root=root, progress=None).skipped) == ["corpus/train.en", "train.de"]
+    assert len(requests) == n
+    # upstream changed: a new download no longer matches the lock, is refused and leaves nothing
+    (root / "toylock" / "train.de").unlink()
+    (www / "train.de").write_bytes(b"tampered\n")
+    with pytest.raises(ChecksumMismatchError) as ei:
+        fetch("toylock", root=root, progress=None)
+    assert ei.value.expected == sha(b"Hallo Welt\n" * 10) and ei.value.actual == sha(b"tampered\n")
+    assert not (root / "toylock" / "train.de").exists()
+    assert not [p for p in root.rglob("*") if p.name.endswith(".part")]
+    # a present file that no longer matches its lock entry is fetched again (and must match)
+    (www / "train.de").write_bytes(b"Hallo Welt\n" * 10)
+    (root / "toylock" / "corpus" / "train.en").write_bytes(b"corrupt")
+    res = fetch("toylock", root=root, progress=None)
+    assert sorted(res.downloaded) == ["corpus/train.en", "train.de"]
+    assert (root / "toylock" / "corpus" / "train.en").read_bytes() == b"Hello world\n" * 10
+    # the archive changed upstream: refused against the recorded archive sha256
+    (root / "toylock" / "corpus" / "train.en").unlink()
+    make_tgz(b"Hello again\n")
+    with pytest.raises(ChecksumMismatchError, match="corpus.tgz"):
+        fetch("toylock", root=root, progress=None)
+    assert json.loads((root / "toylock" / LOCK_NAME).read_text()) == lock  # the lock itself is never rewritten
+
+
+def test_paper_mt_training_sets_are_registered_in_lock_mode():
+    for name in ("iwslt2017_de_en_full", "kftt_full", "wmt16_ro_en_full"):
+        ds = get_dataset(name)
+        assert ds.files and all(f.sha256 == "lock" and f.archive_sha256 == "lock" and f.member for f in ds.files)

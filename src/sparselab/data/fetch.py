@@ -5,6 +5,14 @@ into place once their checksum matches; on a mismatch the temporary file is dele
 :class:`ChecksumMismatchError` (with ``expected`` / ``actual``) is raised. Files already present with the right
 checksum are skipped, so an interrupted fetch can simply be re-run.
 
+**Lock-file mode** (trust on first download). A registry row whose ``sha256`` is ``lock`` (and an archive option
+``archive_sha256=lock``) has no checksum that could be known when the registry was written (the paper's MT
+training archives, which no copy reachable here holds). ``fetch`` then records the sha256 of each such file (and
+archive) on its first download in ``<root>/<name>/sha256.lock.json`` (:data:`LOCK_NAME`) and verifies against
+that lock from then on: a later download that differs raises :class:`ChecksumMismatchError`, and a present
+file whose content no longer matches its lock entry is downloaded again. Delete the lock (or its entry) to
+accept a new upstream version on purpose.
+
 URL override: ``base_url=`` or the ``SPARSELAB_FETCH_BASE_URL`` environment variable points at a *mirror of a data
 root*: file ``<root>/<name>/<path>`` is then fetched from ``<base>/<name>/<path>`` exactly as stored on disk (no
 archive extraction, no local re-gzip). E.g. ``python -m http.server -d /work/shared/data`` serves such a mirror.
@@ -30,6 +38,8 @@ from typing import IO, Callable, Iterator
 from .check import CHUNK, Dataset, FileSpec, get_dataset, sha256_file, verify_file
 
 BASE_URL_ENV = "SPARSELAB_FETCH_BASE_URL"
+LOCK = "lock"                      # the registry's sha256 value for "record on first download"
+LOCK_NAME = "sha256.lock.json"
 USER_AGENT = "sparselab-data-fetch/0.1 (+urllib)"
 
 
@@ -178,13 +188,20 @@ def _open_member(archive: Path, member: str) -> Iterator[IO[bytes]]:
             yield fobj
 
 
-def _fetch_archive(url: str, specs: list[tuple[FileSpec, Path]], timeout: float, progress) -> list[str]:
+def _fetch_archive(url: str, specs: list[tuple[FileSpec, Path]], timeout: float, progress,
+                   lock: Lock | None = None) -> list[str]:
     first_dest = specs[0][1]
     archive_sha = specs[0][0].archive_sha256
     progress(f"  downloading archive {url}")
     archive, actual = _download_to(url, first_dest, timeout)
     done = []
+    new_lock = False
     try:
+        if archive_sha == LOCK:
+            archive_sha = lock.archives.get(url) if lock is not None else None
+            if archive_sha is None and lock is not None:
+                lock.archives[url] = actual
+                new_lock = True
         if archive_sha and actual != archive_sha:
             raise ChecksumMismatchError(url.rsplit("/", 1)[-1], url, archive_sha, actual)
         for spec, dest in specs:
@@ -192,16 +209,74 @@ def _fetch_archive(url: str, specs: list[tuple[FileSpec, Path]], timeout: float,
             try:
                 with f, _open_member(archive, str(spec.member)) as src:
                     digest = _stream(src, f, f"{url}#{spec.member}")
-                if digest != spec.sha256:
-                    raise ChecksumMismatchError(dest, f"{url}#{spec.member}", spec.sha256, digest)
+                expected = spec.sha256
+                if locked(spec):
+                    expected = lock.files.get(spec.path, digest) if lock is not None else digest
+                if digest != expected:
+                    raise ChecksumMismatchError(dest, f"{url}#{spec.member}", expected, digest)
                 os.replace(tmp, dest)
+                if locked(spec) and lock is not None and spec.path not in lock.files:
+                    lock.files[spec.path] = digest
+                    new_lock = True
+                    progress(f"  recorded sha256 {digest} of {spec.path} in {lock.path.name} (first download)")
             except BaseException:
                 tmp.unlink(missing_ok=True)
                 raise
             done.append(spec.path)
     finally:
         archive.unlink(missing_ok=True)
+        if new_lock and lock is not None:
+            lock.save()
     return done
+
+
+class Lock:
+    """``<root>/<name>/sha256.lock.json``: ``{"files": {path: sha256}, "archives": {url: sha256}}``."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.files: dict[str, str] = {}
+        self.archives: dict[str, str] = {}
+        if path.is_file():
+            import json
+
+            data = json.loads(path.read_text())
+            self.files, self.archives = dict(data.get("files", {})), dict(data.get("archives", {}))
+
+    def save(self) -> None:
+        import json
+
+        data = {"note": "sha256 recorded by `python -m sparselab.data fetch` on first download (trust on first use); "
+                        "later downloads are verified against it. Delete an entry to accept a new upstream version.",
+                "files": dict(sorted(self.files.items())), "archives": dict(sorted(self.archives.items()))}
+        tmp = self.path.with_name(f".{self.path.name}.part")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        os.replace(tmp, self.path)
+
+
+def locked(spec: FileSpec) -> bool:
+    return spec.sha256 == LOCK
+
+
+def _present(dest: Path, spec: FileSpec, lock: Lock) -> bool:
+    """True if ``dest`` is there and verified (against the registry, or for a lock-mode file its lock entry)."""
+    if not locked(spec):
+        return verify_file(dest, spec) is None
+    want = lock.files.get(spec.path)
+    return want is not None and dest.is_file() and sha256_file(dest) == want
+
+
+def _fetch_locked(url: str, dest: Path, spec: FileSpec, lock: Lock, timeout: float, progress) -> None:
+    tmp, actual = _download_to(url, dest, timeout)
+    want = lock.files.get(spec.path)
+    if want is not None and actual != want:
+        tmp.unlink(missing_ok=True)
+        raise ChecksumMismatchError(dest, url, want, actual)
+    os.replace(tmp, dest)
+    if want is None:
+        lock.files[spec.path] = actual
+        lock.save()
+        progress(f"  recorded sha256 {actual} of {spec.path} in {lock.path.name} (first download)")
 
 
 def _quote(path: str) -> str:
@@ -225,9 +300,10 @@ def fetch(name: str, root: str | os.PathLike | None = None, base_url: str | None
     result = FetchResult(name=name, root=root)
     archives: dict[str, list[tuple[FileSpec, Path]]] = {}
     todo = []
+    lock = Lock(root / name / LOCK_NAME)
     for spec in ds.files:
         dest = root / name / spec.path
-        if verify_file(dest, spec) is None:
+        if _present(dest, spec, lock):
             result.skipped.append(spec.path)
             continue
         _refuse_read_only(dest.parent)
@@ -242,18 +318,24 @@ def fetch(name: str, root: str | os.PathLike | None = None, base_url: str | None
         if base_url:
             url = f"{base_url.rstrip('/')}/{_quote(name)}/{_quote(spec.path)}"
             progress(f"  downloading {spec.path} <- {url}")
-            _fetch_plain(url, dest, spec.sha256, timeout, spec.gzip_sha256)
+            if locked(spec):
+                _fetch_locked(url, dest, spec, lock, timeout, progress)
+            else:
+                _fetch_plain(url, dest, spec.sha256, timeout, spec.gzip_sha256)
         elif spec.member:
             archives.setdefault(spec.url, []).append((spec, dest))
             continue
         elif spec.gzip_sha256:
             progress(f"  downloading {spec.path} <- {spec.url} (gzipped locally)")
             _fetch_regzip(spec.url, dest, spec, timeout)
+        elif locked(spec):
+            progress(f"  downloading {spec.path} <- {spec.url} (sha256 from {LOCK_NAME})")
+            _fetch_locked(spec.url, dest, spec, lock, timeout, progress)
         else:
             progress(f"  downloading {spec.path} <- {spec.url}")
             _fetch_plain(spec.url, dest, spec.sha256, timeout)
         result.downloaded.append(spec.path)
     for url, specs in archives.items():
-        result.downloaded += _fetch_archive(url, specs, timeout, progress)
+        result.downloaded += _fetch_archive(url, specs, timeout, progress, lock)
     progress(f"{name}: {len(result.downloaded)} downloaded, {len(result.skipped)} already present -> {root / name}")
     return result

@@ -15,8 +15,13 @@ PROVENANCE.md files of the shared data folder, which users need not have).
   - ``gzip=<sha256>``: upstream serves the *uncompressed* file, the registered copy is ``gzip -9n`` of it. ``fetch``
     verifies the download against ``<sha256>`` and gzips it locally; ``check`` accepts either the on-disk ``sha256``
     or a file whose decompressed content has ``<sha256>`` (gzip output is not byte-reproducible across tools).
-  - ``archive_sha256=<sha256|None>;member=<path>``: ``url`` is an archive (zip/wheel or tar); the file is ``member``
+  - ``archive_sha256=<sha256|None|lock>;member=<path>``: ``url`` is an archive (zip/wheel or tar); the file is ``member``
     inside it. With ``archive_sha256=None`` only the extracted file is verified.
+
+  ``sha256`` (and ``archive_sha256``) ``lock``: not knowable when this registry was written (no reachable copy);
+  ``fetch`` records it on the first download in ``<root>/<name>/sha256.lock.json`` and verifies against that lock
+  afterwards (see :mod:`sparselab.data.fetch`). The ``*_full`` entries below (the training sets of Peters et al.
+  2019's MT experiments, official upstream archives) are of this kind.
 """
 from __future__ import annotations
 
@@ -783,6 +788,44 @@ kyoto-dev.en	129498	f7d5de9e0b11efa4f000dd4c35343831cd49c6484f8e8be6b2f479f31e8f
 kyoto-dev.ja	113545	0b1892ff441313565a4bc67a1c790b7e764a66b807f1b7e225ef680ab4e0f0cb	https://raw.githubusercontent.com/ollwhl/TranslateConpare/63fc646a20d3362d86047cbad9ccd7821307315e/kftt-data-1.0/data/orig/kyoto-dev.ja	-
 kyoto-test.en	138986	d16406a910c69022ddfc20e5feed500d0c11237cda6013b14b987d6e8131625a	https://raw.githubusercontent.com/ollwhl/TranslateConpare/63fc646a20d3362d86047cbad9ccd7821307315e/kftt-data-1.0/data/orig/kyoto-test.en	-
 kyoto-test.ja	118099	1d4ef6cb61fa5ae4ec9695eb167bf40156c3b0f32511f4eb5eb48857c4570f2b	https://raw.githubusercontent.com/ollwhl/TranslateConpare/63fc646a20d3362d86047cbad9ccd7821307315e/kftt-data-1.0/data/orig/kyoto-test.ja	-
+""",
+    },
+    'iwslt2017_de_en_full': {
+        'status': 'complete',
+        'title': 'IWSLT 2017 de-en training set (train.tags, ~206k pairs), official WIT3 archive; Peters et al. 2019 MT',
+        'source': 'official upstream (WIT3 archive 2017-01-trnted de-en.tgz); sha256 recorded on first download (lock)',
+        'upstream': 'https://wit3.fbk.eu/2017-01',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy); users with internet fetch it. sha256 unknown here: recorded in sha256.lock.json on first download. dev/test: iwslt2017_de_en.',
+        "files": """\
+de-en/train.tags.de-en.de	-	lock	https://wit3.fbk.eu/archive/2017-01-trnted/texts/de/en/de-en.tgz	archive_sha256=lock;member=de-en/train.tags.de-en.de
+de-en/train.tags.de-en.en	-	lock	https://wit3.fbk.eu/archive/2017-01-trnted/texts/de/en/de-en.tgz	archive_sha256=lock;member=de-en/train.tags.de-en.en
+""",
+    },
+    'kftt_full': {
+        'status': 'complete',
+        'title': 'KFTT 1.0 ja-en training set (kyoto-train, 329,882 pairs), official tarball; Peters et al. 2019 MT',
+        'source': 'official upstream (phontron.com kftt-data-1.0.tar.gz); sha256 recorded on first download (lock)',
+        'upstream': 'http://www.phontron.com/kftt/',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy); users with internet fetch it. sha256 unknown here: recorded in sha256.lock.json on first download. dev/test: kftt.',
+        "files": """\
+kftt-data-1.0/data/orig/kyoto-train.en	-	lock	http://www.phontron.com/kftt/download/kftt-data-1.0.tar.gz	archive_sha256=lock;member=kftt-data-1.0/data/orig/kyoto-train.en
+kftt-data-1.0/data/orig/kyoto-train.ja	-	lock	http://www.phontron.com/kftt/download/kftt-data-1.0.tar.gz	archive_sha256=lock;member=kftt-data-1.0/data/orig/kyoto-train.ja
+""",
+    },
+    'wmt16_ro_en_full': {
+        'status': 'complete',
+        'title': 'WMT16 ro-en training data: Europarl v8 + SETIMES2 (~610k pairs), official archives; Peters et al. 2019 MT',
+        'source': 'official upstream (WMT16 training-parallel-ep-v8.tgz; OPUS SETIMES2 en-ro moses zip); sha256 recorded on first download (lock)',
+        'upstream': 'http://www.statmt.org/wmt16/translation-task.html',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy); users with internet fetch it. sha256 unknown here: recorded in sha256.lock.json on first download. The archive member names are as documented upstream, not verified offline. dev/test: wmt16_ro_en.',
+        "files": """\
+training/europarl-v8.ro-en.en	-	lock	http://data.statmt.org/wmt16/translation-task/training-parallel-ep-v8.tgz	archive_sha256=lock;member=training/europarl-v8.ro-en.en
+training/europarl-v8.ro-en.ro	-	lock	http://data.statmt.org/wmt16/translation-task/training-parallel-ep-v8.tgz	archive_sha256=lock;member=training/europarl-v8.ro-en.ro
+SETIMES2.en-ro.en	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.en
+SETIMES2.en-ro.ro	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.ro
 """,
     },
     'glove_6b_50d': {
