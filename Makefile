@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE ?= 1
 export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
 export WANDB_SILENT ?= true
 
-.PHONY: help setup test test-fast bench-mappings reproduce-martins2016 reproduce-peters2019 data-check clean
+.PHONY: help setup test test-fast bench-mappings bench-mt-speed reproduce-martins2016 reproduce-peters2019 data-check clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
@@ -36,6 +36,10 @@ test-fast: setup ## the tests without the end-to-end smoke pipelines
 
 bench-mappings: setup ## benchmark the mappings against softmax and the entmax package (2 threads)
 	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mappings.py
+
+bench-mt-speed: setup ## Figure 6: NMT training speed, softmax vs exact 1.5-entmax vs bisection (PROFILE=smoke|cpu|paper, default cpu)
+	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mt_speed.py --profile $(or $(PROFILE),cpu) \
+		--out reports/peters2019/$(or $(PROFILE),cpu)/figure6_speed.md
 
 reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))

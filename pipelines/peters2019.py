@@ -3,9 +3,13 @@
 Usage: ``python pipelines/peters2019.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]``
 
 Runs (resumable: finished jobs are skipped) the sweeps ``peters2019/table1_<setting>`` with the
-profile's seeds and, where the profile ensembles, ``peters2019/ensemble_<setting>``; then writes
-``reports/peters2019/<profile>/`` (Table 1, sparsity and exactness, Figure 1-style examples) from
-the run records only (``sparselab.reports.peters2019``).
+profile's seeds and, where the profile ensembles, ``peters2019/ensemble_<setting>``; then the machine
+translation sweeps ``peters2019/table2_mt`` (Table 2: α ∈ {1, 1.5, 2} tied for attention and output, per
+direction; Figure 4: de-en over attention α with output α 1.5 and over output α with attention α 1.5); then
+writes ``reports/peters2019/<profile>/`` (Table 1, sparsity and exactness, Figure 1-style examples; Table 2,
+Table 3, Figure 4, Figure 2 autocomplete sets, BLEU files) from the run records only
+(``sparselab.reports.peters2019`` and ``sparselab.reports.peters2019_mt``). Figure 6 (training speed) is a
+benchmark: ``make bench-mt-speed PROFILE=<profile>``.
 """
 from __future__ import annotations
 
@@ -13,24 +17,73 @@ from sparselab.reports import peters2019 as report
 from sparselab.reports.runner import Plan, main
 
 
-def plan(settings: list[str], seeds: list[int], ensemble: bool, launcher: str | None = None) -> Plan:
+MT = "peters2019/table2_mt"
+FIXED_ALPHA = 1.5            # the other α of each Figure 4 grid (the Table 2 1.5-entmax run is the shared point)
+# the paper's Figure 4 grid (papers.yaml figure4_alpha_grid_deen)
+PAPER_GRID = [1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.25]
+NO_RO_EN = ("no training data offline (WMT16 Europarl v8 + SETIMES2 are not in ../shared; with internet: "
+            "`python -m sparselab.data fetch wmt16_ro_en_full`, then the paper profile)")
+
+
+def _csv(xs) -> str:
+    """Sweep values; floats keep their decimal point (``1.0``: α = 1 must reach the mappings as a float, which
+    dispatch to the exact softmax / entmax15 / sparsemax; an int would go to bisection)."""
+    return ",".join(repr(float(x)) if isinstance(x, float) else str(x) for x in xs)
+
+
+def mt_plan(pairs: list[str], seeds: list[int], attn_grid: list[float], out_grid: list[float],
+            not_run: dict[str, str] | None = None) -> tuple[list[tuple[str, list[str]]], dict]:
+    """MT sweeps and their report options: Table 2 per direction with the seeds (the experiment sweeps α ∈ {1, 1.5,
+    2} itself), then the two Figure 4 grids on de-en with the first seed, leaving out α = 1.5 (the Table 2
+    1.5-entmax run is that point of both grids)."""
+    sweeps = [(MT, [f"data.pair={','.join(pairs)}", f"seed={_csv(seeds)}"])]
+    attn = [a for a in attn_grid if a != FIXED_ALPHA]
+    out = [a for a in out_grid if a != FIXED_ALPHA]
+    if attn:
+        sweeps.append((MT, ["data.pair=de-en", f"mapping.alpha={FIXED_ALPHA!r}", f"mapping.attn_alpha={_csv(attn)}",
+                            f"seed={seeds[0]}"]))
+    if out:
+        sweeps.append((MT, ["data.pair=de-en", f"mapping.attn_alpha={FIXED_ALPHA!r}", f"mapping.alpha={_csv(out)}",
+                            f"seed={seeds[0]}"]))
+    options = {"pairs": list(pairs), "seeds": list(seeds), "not_run": dict(not_run or {}),
+               "figure4": {"attn": list(attn_grid), "out": list(out_grid)}}
+    return sweeps, options
+
+
+def plan(settings: list[str], seeds: list[int], ensemble: bool, launcher: str | None = None,
+         mt: tuple[list, dict] | None = None) -> Plan:
     """Per setting: the shared task's non-neural baseline (the floor), the α grid with the seeds, then
-    (if ``ensemble``) the seeds' ensembles. Sizes and steps live in the configs (conf/{data,model,task},
-    the experiment files)."""
+    (if ``ensemble``) the seeds' ensembles; then the MT sweeps (``mt``, from :func:`mt_plan`). Sizes and steps
+    live in the configs (conf/{data,model,task}, the experiment files)."""
     sweeps = []
     for setting in settings:
         sweeps.append((f"peters2019/baseline_{setting}", []))
         sweeps.append((f"peters2019/table1_{setting}", [f"seed={','.join(map(str, seeds))}"]))
         if ensemble:
             sweeps.append((f"peters2019/ensemble_{setting}", []))
-    return Plan(sweeps=sweeps, launcher=launcher,
-                options={"settings": settings, "seeds": seeds, "ensemble": ensemble, "baseline": True})
+    options = {"settings": settings, "seeds": seeds, "ensemble": ensemble, "baseline": True}
+    if mt is not None:
+        sweeps += mt[0]
+        options["mt"] = mt[1]
+    return Plan(sweeps=sweeps, launcher=launcher, options=options)
 
 
 PLANS = {
-    "smoke": plan(["medium"], seeds=[0, 1], ensemble=True),
-    "cpu": plan(["medium"], seeds=[0], ensemble=False, launcher="parallel"),
-    "paper": plan(["high", "medium"], seeds=[0, 1, 2], ensemble=True),
+    # MT smoke: de-en (with the IWSLT17 out-of-domain set), 2 points per Figure 4 grid (one of them the Table 2
+    # 1.5-entmax run); the ja-mecab BLEU path is covered by tests/test_mt_translation.py
+    "smoke": plan(["medium"], seeds=[0, 1], ensemble=True,
+                  mt=mt_plan(["de-en"], [0], attn_grid=[1.5, 2.0], out_grid=[1.25, 1.5],
+                             not_run={"ro-en": NO_RO_EN, "en-ro": NO_RO_EN})),
+    # MT cpu: the four directions with offline training data, 1 seed; Figure 4 on a coarser grid
+    # {1, 1.25, 1.5, 1.75, 2} -- PROVISIONAL: 12 Table 2 runs + 8 grid runs have not been timed against the
+    # 2.5 h MT budget (conf/data/mt.yaml: cpu sizes provisional too)
+    "cpu": plan(["medium"], seeds=[0], ensemble=False, launcher="parallel",
+                mt=mt_plan(["de-en", "en-de", "ja-en", "en-ja"], [0], attn_grid=[1.0, 1.25, 1.5, 1.75, 2.0],
+                           out_grid=[1.0, 1.25, 1.5, 1.75, 2.0], not_run={"ro-en": NO_RO_EN, "en-ro": NO_RO_EN})),
+    # MT paper: all six directions, 3 seeds; the paper's full Figure 4 grid (one seed)
+    "paper": plan(["high", "medium"], seeds=[0, 1, 2], ensemble=True,
+                  mt=mt_plan(["de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro"], [0, 1, 2],
+                             attn_grid=PAPER_GRID, out_grid=PAPER_GRID)),
 }
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def test_smoke_pipeline(tmp_path):
     env = _env(tmp_path)
     out = tmp_path / "report"
     proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
-                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
                  "support_histogram.png", "learning_curves.png", "index.html", "runs.jsonl"):
@@ -80,7 +80,7 @@ def test_model_selection_sees_the_last_training_step(tmp_path):
                            "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",
                            "trainer.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2",
                            "data.train_per_language=100"],
-                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     recs = list((tmp_path / "runs").rglob("run.json"))
     assert len(recs) == 1

@@ -157,20 +157,30 @@ def commands(monkeypatch, plan, profile, jobs=None, runs="/r"):
 def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
     peters, martins = load_pipeline("peters2019"), load_pipeline("martins2016")
     assert set(peters.PLANS) == set(martins.PLANS) == set(runner.PROFILES)
+    mt = "experiment=peters2019/table2_mt"
     assert commands(monkeypatch, peters.PLANS["smoke"], "smoke") == [
         ["-m", "experiment=peters2019/baseline_medium", "profile=smoke", "paths.runs=/r"],
         ["-m", "experiment=peters2019/table1_medium", "profile=smoke", "paths.runs=/r", "seed=0,1"],
-        ["-m", "experiment=peters2019/ensemble_medium", "profile=smoke", "paths.runs=/r"]]
-    assert commands(monkeypatch, peters.PLANS["cpu"], "cpu", jobs=2) == [
-        ["-m", "experiment=peters2019/baseline_medium", "profile=cpu", "paths.runs=/r",
-         "hydra/launcher=parallel", "hydra.launcher.n_jobs=2"],
-        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0",
-         "hydra/launcher=parallel", "hydra.launcher.n_jobs=2"]]
-    assert [c[1] for c in commands(monkeypatch, peters.PLANS["paper"], "paper")] == [
+        ["-m", "experiment=peters2019/ensemble_medium", "profile=smoke", "paths.runs=/r"],
+        ["-m", mt, "profile=smoke", "paths.runs=/r", "data.pair=de-en", "seed=0"],
+        ["-m", mt, "profile=smoke", "paths.runs=/r", "data.pair=de-en", "mapping.alpha=1.5", "mapping.attn_alpha=2.0",
+         "seed=0"],
+        ["-m", mt, "profile=smoke", "paths.runs=/r", "data.pair=de-en", "mapping.attn_alpha=1.5", "mapping.alpha=1.25",
+         "seed=0"]]
+    launcher = ["hydra/launcher=parallel", "hydra.launcher.n_jobs=2"]
+    cpu = commands(monkeypatch, peters.PLANS["cpu"], "cpu", jobs=2)
+    assert cpu[:2] == [
+        ["-m", "experiment=peters2019/baseline_medium", "profile=cpu", "paths.runs=/r", *launcher],
+        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0", *launcher]]
+    assert cpu[2] == ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=de-en,en-de,ja-en,en-ja", "seed=0", *launcher]
+    assert [c[1] for c in commands(monkeypatch, peters.PLANS["paper"], "paper")][:6] == [
         "experiment=peters2019/baseline_high", "experiment=peters2019/table1_high", "experiment=peters2019/ensemble_high",
         "experiment=peters2019/baseline_medium", "experiment=peters2019/table1_medium",
         "experiment=peters2019/ensemble_medium"]
-    assert peters.PLANS["cpu"].options == {"settings": ["medium"], "seeds": [0], "ensemble": False, "baseline": True}
+    options = peters.PLANS["cpu"].options
+    assert {k: options[k] for k in ("settings", "seeds", "ensemble", "baseline")} == {
+        "settings": ["medium"], "seeds": [0], "ensemble": False, "baseline": True}
+    assert options["mt"]["pairs"] == ["de-en", "en-de", "ja-en", "en-ja"]
     assert commands(monkeypatch, martins.PLANS["smoke"], "smoke") == [
         ["-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "paths.runs=/r", "data.name=emotions,scene"],
         ["-m", "experiment=martins2016/figure3_label_proportions", "profile=smoke", "paths.runs=/r",

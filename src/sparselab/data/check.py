@@ -4,6 +4,10 @@ Per dataset the verdict is ``present`` (every registered file there, checksums O
 missing or bad -- they are listed), ``missing`` (none there) or ``unavailable`` (nothing obtainable is registered,
 e.g. ``reuters_rcv1v2``). ``quick=True`` checks existence + size only (files whose size is unknown, or that
 ``fetch`` re-gzips locally, are checked for existence only).
+
+Lock-mode files (registry ``sha256`` = ``lock``: no checksum could be known when the registry was written) are
+verified against the sha256 that ``fetch`` recorded on their first download in ``<root>/<name>/sha256.lock.json``;
+such a file with no entry in the lock is reported bad ("not recorded"), since nothing can vouch for it.
 """
 from __future__ import annotations
 
@@ -18,6 +22,8 @@ from typing import Callable, Iterable
 from . import registry
 
 CHUNK = 1 << 20
+LOCK = "lock"                      # the registry's sha256 value for "recorded by fetch on first download"
+LOCK_NAME = "sha256.lock.json"     # <root>/<name>/LOCK_NAME: {"files": {path: sha256}, "archives": {url: sha256}}
 
 
 class UnknownDatasetError(KeyError):
@@ -112,10 +118,35 @@ def sha256_file(path: str | os.PathLike, decompress: bool = False) -> str:
     return h.hexdigest()
 
 
-def verify_file(path: Path, spec: FileSpec, quick: bool = False) -> str | None:
-    """None if ``path`` matches ``spec``, else a short reason (``missing``, ``size ...``, ``sha256 ...``)."""
+def read_lock(dataset_dir: str | os.PathLike) -> dict[str, str]:
+    """The per-file sha256 entries of ``<dataset_dir>/sha256.lock.json`` ({} when there is no lock)."""
+    import json
+
+    p = Path(dataset_dir) / LOCK_NAME
+    if not p.is_file():
+        return {}
+    try:
+        return {str(k): str(v).lower() for k, v in (json.loads(p.read_text()).get("files") or {}).items()}
+    except (ValueError, AttributeError) as e:
+        raise ValueError(f"{p}: not a valid lock file ({e})") from None
+
+
+def verify_file(path: Path, spec: FileSpec, quick: bool = False, lock: dict[str, str] | None = None) -> str | None:
+    """None if ``path`` matches ``spec``, else a short reason (``missing``, ``size ...``, ``sha256 ...``).
+
+    A lock-mode ``spec`` (sha256 ``lock``) is compared with its entry in ``lock`` (the dataset's
+    ``sha256.lock.json`` files, see :func:`read_lock`)."""
     if not path.is_file():
         return "missing"
+    if spec.sha256 == LOCK:
+        if quick:
+            return None
+        want = (lock or {}).get(spec.path)
+        if want is None:
+            return (f"sha256 not recorded in {LOCK_NAME} (lock mode: `python -m sparselab.data fetch` records it "
+                    f"on the first download)")
+        actual = sha256_file(path)
+        return None if actual == want else f"sha256 {actual} != {want} recorded in {LOCK_NAME}"
     size = path.stat().st_size
     if quick:
         if spec.size is not None and not spec.regzipped and size != spec.size:
@@ -171,8 +202,14 @@ def check_dataset(name: str, root: str | os.PathLike, quick: bool = False,
         return report
     base = Path(root) / name
     total = len(ds.files)
+    try:
+        lock = read_lock(base) if any(f.sha256 == LOCK for f in ds.files) else {}
+    except ValueError as e:          # an unreadable lock vouches for nothing: its files are reported bad
+        if progress:
+            progress(f"  {name}: {e}")
+        lock = {}
     for i, spec in enumerate(ds.files, 1):
-        why = verify_file(base / spec.path, spec, quick=quick)
+        why = verify_file(base / spec.path, spec, quick=quick, lock=lock)
         if why == "missing":
             report.missing.append(spec.path)
         elif why is not None:

@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import figures
+from . import figures, peters2019_mt
 from .index import write_configs, write_index
 from .records import load, runs_root
 from .reference import reference, table_cell
@@ -40,7 +40,9 @@ ARTIFACTS = [
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    *peters2019_mt.ARTIFACTS,
 ]
+INFLECTION_ARTIFACTS = [a for a in ARTIFACTS if a not in peters2019_mt.ARTIFACTS]
 
 Config = tuple[float, float]            # (output α, attention α)
 
@@ -520,9 +522,15 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         plot_learning_curves(out / "learning_curves.png", profile, options, train)
     recs = [r for s in SETTINGS for r in train[s] + ens[s] + (baseline or {}).get(s, [])]
     write_configs(out, recs, runs)
-    write_index(out, f"Peters, Niculae & Martins (2019) — inflection, profile {profile}", ARTIFACTS, recs,
-                notes="; ".join(reductions(profile, options, trained(train))), runs=runs)
-    return recs
+    items, title, note = INFLECTION_ARTIFACTS, "inflection", "; ".join(reductions(profile, options, trained(train)))
+    mt_recs = []
+    if options.get("mt"):             # the plan runs the MT experiments too (issue 9)
+        mt_recs = peters2019_mt.write_reports(profile, out, options, runs, ref)
+        items, title = ARTIFACTS, "inflection and machine translation"
+        note = f"Inflection: {note}\n\n{peters2019_mt.notes(profile, options, mt_recs)}"
+    write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
+                notes=note, runs=runs)
+    return recs + mt_recs
 
 
 # ---------------------------------------------------------------- numbers behind the tables

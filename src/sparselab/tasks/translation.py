@@ -99,7 +99,6 @@ class TranslationModule(Seq2SeqModule):
         self.train_tgt_tokens = 0
         self.speed_tokens = 0
         self.speed_time = 0.0
-        self._plateau = None
 
     def tokens_per_s(self) -> float:
         """Target tokens per second of training steps after the warm-up (all steps if there were no more)."""
@@ -122,23 +121,6 @@ class TranslationModule(Seq2SeqModule):
         self.val_loss_sum.update(loss.detach())
         self.val_tokens.update((batch["tgt_out"] != self.pad_id).sum())
         self.val_metric.update(logits.argmax(-1), batch["tgt_out"])
-
-    def configure_optimizers(self):
-        opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
-        # threshold=0: any decrease of the loss below its best counts as an improvement (as Seq2SeqModule)
-        self._plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
-                                                                   patience=self.lr_patience, threshold=0.0)
-        return opt
-
-    def on_train_start(self):
-        pass  # no Lightning-managed scheduler to align: the plateau scheduler is stepped below
-
-    def on_validation_epoch_end(self):
-        n = len(self.history)
-        super().on_validation_epoch_end()
-        if len(self.history) > n and self._plateau is not None:
-            self._plateau.step(self.history[-1]["val_loss"])
-            self.history[-1]["lr"] = self._lr()
 
     def on_train_batch_end(self, outputs, batch, batch_idx):
         dt = time.perf_counter() - self._t if self._t is not None else 0.0

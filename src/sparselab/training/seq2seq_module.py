@@ -4,8 +4,8 @@
   α = ``mapping.alpha`` (α = 1 is cross-entropy), mean over non-padding target tokens.
 * **Optimiser**: Adam; ``torch.optim.lr_scheduler.ReduceLROnPlateau(factor=0.5, patience=0)`` on
   ``val_loss`` halves the learning rate after every validation whose loss does not improve on the
-  best so far. It is stepped after each validation, also when validation runs within an epoch
-  (``val_check_interval``): :meth:`on_train_start` aligns the scheduler's interval with the trainer's.
+  best so far. It is stepped right after each validation (whatever the validation schedule: within
+  epochs, every N global steps, every k epochs), except the one after the last training step.
 * **Validation**: teacher-forced loss per target token and the task's metric on its own decode,
   accumulated with torchmetrics (``SumMetric`` in float64, so the sums are those of Python floats).
   Each validation appends ``{epoch, step, val_loss, <metric>, lr}`` to :attr:`history`.
@@ -96,36 +96,17 @@ class Seq2SeqModule(L.LightningModule):
 
     # ---- optimisation
     def configure_optimizers(self):
+        """Adam; the plateau scheduler is stepped by :meth:`on_validation_epoch_end`, not by Lightning.
+
+        Why by hand: Lightning steps a scheduler every ``frequency`` batches *counted within the epoch*
+        (or every ``frequency`` epochs), so it cannot follow a validation schedule of every N global steps
+        across epochs (translation) or one validation per 10 epochs; stepping right after each validation
+        follows any schedule. ``threshold=0``: any decrease below the best loss counts as an improvement.
+        """
         opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
-        # threshold=0: any decrease of the loss below its best counts as an improvement
-        sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
-                                                           patience=self.lr_patience, threshold=0.0)
-        return {"optimizer": opt,
-                "lr_scheduler": {"scheduler": sched, "monitor": "val_loss", "interval": "epoch", "frequency": 1}}
-
-    def on_train_start(self):
-        """Step the plateau scheduler right after each validation: every ``val_check_batch`` batches when
-        validation runs within epochs, else every ``check_val_every_n_epoch`` epochs."""
-        t = self.trainer
-        every_epochs = t.check_val_every_n_epoch
-        vcb, nb = t.val_check_batch, t.num_training_batches
-        for c in t.lr_scheduler_configs:
-            if not c.reduce_on_plateau:
-                continue
-            if vcb is not None and nb is not None and vcb < nb and every_epochs == 1:
-                c.interval, c.frequency = "step", int(vcb)
-            elif every_epochs:
-                c.interval, c.frequency = "epoch", int(every_epochs)
-                if vcb is not None and nb is not None and vcb < nb:
-                    log.warning("val_check_interval within epochs with check_val_every_n_epoch=%s: the learning "
-                                "rate is reduced at most once per %s epochs", every_epochs, every_epochs)
-            else:
-                log.warning("check_val_every_n_epoch=None: the learning rate is reduced at epoch ends only")
-
-    def lr_scheduler_step(self, scheduler, metric):
-        super().lr_scheduler_step(scheduler, metric)
-        if self.history:  # the validation that decided this step records the learning rate it left
-            self.history[-1]["lr"] = self._lr()
+        self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
+                                                                  patience=self.lr_patience, threshold=0.0)
+        return opt
 
     def _lr(self):
         opts = self.trainer.optimizers if self._trainer is not None else []
@@ -180,8 +161,19 @@ class Seq2SeqModule(L.LightningModule):
                                              else score < self.best_score)
         if better:  # strict, like ModelCheckpoint: the first of equal scores is the one kept
             self.best_score, self.best_epoch = score, int(self.current_epoch)
+        if self.training_finished():
+            self.history[-1]["lr"] = self._lr()   # after the last step: nothing left to schedule
+        elif getattr(self, "plateau", None) is not None:
+            # the logged (float32) value, as a Lightning-managed scheduler would have compared it
+            self.plateau.step(float(torch.tensor(val_loss, dtype=torch.float32)))
+            self.history[-1]["lr"] = self._lr()
         log.info("validation epoch %d step %d: val_loss=%.4f %s=%.4g lr=%.3g%s", self.current_epoch,
                  self.global_step, val_loss, self.metric_name, score, self._lr(), " (best)" if better else "")
+
+    def training_finished(self) -> bool:
+        """Whether this validation follows the last training step (``ValidateOnLastStep``, max_steps)."""
+        t = self.trainer
+        return bool(t.should_stop) or (t.max_steps is not None and 0 <= t.max_steps <= t.global_step)
 
     # ---- model selection
     def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None) -> list[L.Callback]:

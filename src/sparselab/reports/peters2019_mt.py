@@ -1,0 +1,701 @@
+"""Reports of Peters, Niculae & Martins (2019), "Sparse Sequence-to-Sequence Models": machine translation.
+
+* Table 2   – BLEU per direction × mapping (softmax α=1, 1.5-entmax, sparsemax α=2; the same α for attention
+              and output): tokenized BLEU beside the paper's (tokenized multi-bleu) and detokenized SacreBLEU with
+              its signature; mean ± std over seeds; out-of-domain extra test sets (IWSLT17 for de↔en trained on
+              Multi30k in the cpu profile); convergence of each run (``table2_mt.md``);
+* Table 3   – attended source tokens and target tokens with nonzero probability per step (teacher forcing on
+              validation), and the beam statistics (exact-search share, single-output share) per configuration
+              (``table3_sparsity.md``);
+* Figure 4  – de-en validation token accuracy over attention α (output α 1.5) and output α (attention α 1.5)
+              (``figure4_alpha_grid.png`` + ``.md``);
+* Figure 2  – forced decoding of a few test references: every target token with nonzero probability per step
+              (``autocomplete_examples.md``);
+* Figure 6  – training speed, written by ``benchmarks/bench_mt_speed.py`` (``make bench-mt-speed``), not here;
+* ``bleu_files/`` – every Table 2 cell's hypotheses and references as plain text, so that the ``sacrebleu`` CLI
+              reproduces each BLEU (the commands are in ``table2_mt.md``).
+
+Every number comes from the run records of ``peters2019/table2_mt`` (:func:`collect`); the paper's from
+``papers.yaml`` (reference columns only). The plan options say what the profile runs, under ``options["mt"]``::
+
+    {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "figure4": {"attn": [...], "out": [...]}}
+
+Pairs that are neither run nor given a reason read "not run in this profile".
+"""
+from __future__ import annotations
+
+import shutil
+from collections import defaultdict
+from pathlib import Path
+from statistics import mean, stdev
+from typing import Any, Mapping, Sequence
+
+from . import figures
+from .index import write_configs
+from .records import load, runs_root, scrub
+from .reference import reference
+from .tables import MISSING, NONE, NOT_RUN, md_table
+
+PAPER = "peters2019"
+EXPERIMENT = "peters2019/table2_mt"
+PAIRS = ("de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro")
+# (papers.yaml row name, α, label) — Table 2 ties attention α to output α
+MAPPINGS = (("softmax", 1.0, "softmax (α=1)"), ("entmax15", 1.5, "1.5-entmax"), ("sparsemax", 2.0, "sparsemax (α=2)"))
+GRID = (1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.25)   # the paper's Figure 4 grid (papers.yaml)
+FIXED = 1.5                    # the other α of each Figure 4 grid
+FIG4_PAIR = "de-en"
+NO_DATA = "no training data offline"
+BLEU_DIR = "bleu_files"
+
+ARTIFACTS = [
+    ("Table 2 (MT BLEU)", "table2_mt.md",
+     "tokenized and detokenized BLEU per direction × mapping vs paper, seeds, out-of-domain sets, convergence"),
+    ("Table 3 (MT sparsity) and beam statistics", "table3_sparsity.md",
+     "attended source tokens and nonzero target tokens per step vs paper; exact-search and single-output shares"),
+    ("Figure 4 (α grid), table", "figure4_alpha_grid.md", "de-en validation token accuracy over attention α and output α"),
+    ("Figure 4 (α grid)", "figure4_alpha_grid.png", "de-en validation token accuracy, ours and paper"),
+    ("Figure 2 (autocomplete sets)", "autocomplete_examples.md",
+     "forced decoding of test references: every target token with nonzero probability per step"),
+    ("Figure 6 (training speed)", "figure6_speed.md",
+     "benchmark: target tokens/s of softmax, exact 1.5-entmax and bisection, ratios to softmax (make bench-mt-speed)"),
+    ("MT run configs", "runs_mt.jsonl", "config, hash and metrics of every MT run used"),
+]
+
+Key = tuple[str, float, float]          # (pair, output α, attention α)
+
+
+# ---------------------------------------------------------------- load
+def alphas(rec) -> tuple[float, float]:
+    m = rec["config"]["mapping"]
+    return float(m["alpha"]), float(m["attn_alpha"])
+
+
+def pair_of(rec) -> str:
+    return str(rec["config"]["data"]["pair"])
+
+
+def key(rec) -> Key:
+    return (pair_of(rec), *alphas(rec))
+
+
+def seed_of(rec) -> int:
+    return int(rec["config"]["seed"])
+
+
+def collect(runs, profile: str) -> list[dict]:
+    """Finished ``peters2019/table2_mt`` records; one per config hash (a hand run in ``run/`` and a sweep job with
+    the same resolved config are the same run: the one finished last is kept)."""
+    best: dict[str, dict] = {}
+    for r in load(runs, profile, EXPERIMENT):
+        h = r.get("config_hash") or r["run_dir"]
+        if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
+            best[h] = r
+    return sorted(best.values(), key=lambda r: (key(r), seed_of(r), r["run_dir"]))
+
+
+def by_key(recs) -> dict[Key, list[dict]]:
+    out = defaultdict(list)
+    for r in recs:
+        out[key(r)].append(r)
+    for v in out.values():
+        v.sort(key=seed_of)
+    return dict(out)
+
+
+def table2_records(recs) -> list[dict]:
+    """The runs behind Table 2: attention α = output α ∈ {1, 1.5, 2}."""
+    tied = {a for _, a, _ in MAPPINGS}
+    return [r for r in recs if alphas(r)[0] == alphas(r)[1] and alphas(r)[0] in tied]
+
+
+def mt_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(options.get("mt") or {})
+
+
+def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
+    """None when the profile runs ``pair``; else the text of its cells: the plan's reason up to its first
+    parenthesis (the header gives it whole), or "not run in this profile"."""
+    if pair in opts.get("pairs", []):
+        return None
+    reason = (opts.get("not_run") or {}).get(pair)
+    return reason.split(" (")[0].strip() if reason else NOT_RUN
+
+
+def values(recs: Sequence[dict], metric: str) -> list[float]:
+    return [float(r["metrics"][metric]) for r in recs if r["metrics"].get(metric) is not None]
+
+
+def num(x: float | None) -> Any:
+    """A reference value: integers without decimals (``17,993``), others as floats (two decimals)."""
+    if x is None:
+        return NONE
+    return f"{int(x):,}" if float(x).is_integer() and abs(x) >= 1000 else float(x)
+
+
+def as_int(x) -> Any:
+    return int(x) if x is not None else NONE
+
+
+def mean_std(vals: Sequence[float], digits: int = 2) -> str:
+    """``m`` for one value, ``m ± s`` (sample std, n−1) for several; ``–`` for none."""
+    if not vals:
+        return NONE
+    if len(vals) == 1:
+        return f"{vals[0]:.{digits}f}"
+    return f"{mean(vals):.{digits}f} ± {stdev(vals):.{digits}f}"
+
+
+# ---------------------------------------------------------------- reference
+def paper_bleu(ref: Mapping[str, Any], mapping: str, pair: str) -> tuple[float, float] | None:
+    """(mean, std) of the paper's Table 2 cell (papers.yaml ``table2_mt_bleu``), None if absent."""
+    t = ref.get("table2_mt_bleu", {})
+    row = t.get("rows", {}).get(mapping)
+    cols = t.get("columns", list(PAIRS))
+    if not row or pair not in cols:
+        return None
+    v = row[cols.index(pair)]
+    if v is None:
+        return None
+    if isinstance(v, (list, tuple)):
+        return float(v[0]), float(v[1]) if len(v) > 1 and v[1] is not None else None
+    return float(v), None
+
+
+def paper_cell(ref, mapping: str, pair: str) -> str:
+    v = paper_bleu(ref, mapping, pair)
+    if v is None:
+        return NONE
+    return f"{v[0]:.2f}" + (f" ± {v[1]:.2f}" if v[1] is not None else "")
+
+
+# ---------------------------------------------------------------- header
+def first(n) -> str:
+    return "all" if int(n) == 0 else f"first {int(n)}"
+
+
+def settings_rows(recs) -> list[list[Any]]:
+    """One row per direction run: corpora and sizes, BPE, validation schedule and stopping, from the configs."""
+    rows, seen = [], set()
+    for r in recs:
+        p = pair_of(r)
+        if p in seen:
+            continue
+        seen.add(p)
+        c, e = r["config"], r.get("extra", {})
+        d, tr, t = c["data"], c["trainer"], c["task"]
+        ps = d["pairs"][p]
+        sp = e.get("splits", {})
+        n = lambda role: f"{sp[role]['spec']} ({sp[role]['n']})" if role in sp else NONE  # noqa: E731
+        extras = ", ".join(f"{role.split(':', 1)[1]}: {n(role)}" for role in sorted(sp)
+                           if role.startswith("extra:")) or NONE
+        bpe = e.get("preprocessing", {}).get("bpe", {})
+        merges = bpe.get("merges_learned") or {}
+        learned = ", ".join(f"{k} {v}" for k, v in merges.items())
+        patience = t.get("early_stopping_patience")
+        rows.append([p, e.get("corpus", NONE), n("train"), n("val"), n("test"), extras,
+                     f"{ps['bpe_merges']} {'joint' if ps['bpe_joint'] else 'separate'} (learned: {learned or '?'})",
+                     f"every {tr.get('val_check_interval')} steps", tr.get("max_steps"),
+                     f"patience {patience} validations" if patience is not None else "none (step cap)"])
+    return rows
+
+
+def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
+    """The profile's scale in words, read from the run configs (the plan says only what was run)."""
+    opts = mt_options(options)
+    if not recs:
+        return [f"profile `{profile}`: no finished MT runs yet"]
+    c = recs[0]["config"]
+    m, t, d = c["model"], c["task"], c["data"]
+    seeds = sorted({seed_of(r) for r in recs})
+    lines = [
+        f"profile **{profile}**; directions run: {', '.join(opts.get('pairs', [])) or 'none'}; seeds {seeds}",
+        f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder with input feeding, "
+        f"emb {m['emb_size']}, hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2 layers, 500-d, dropout 0.3)",
+        f"training: Adam lr {t['lr']}, batch {t['batch_size']} sentence pairs, training pairs longer than "
+        f"{d['max_len']} BPE tokens dropped; learning rate halved after every validation whose loss is not the best; "
+        f"model selection on validation token accuracy (teacher forcing); data limits per split: train "
+        f"{first(d['max_train'])}, validation {first(d['max_val'])}, test {first(d['max_test'])}, extra test sets "
+        f"{first(d['max_extra_test'])}",
+        f"decoding: beam {t['beam']}, length normalisation {t.get('length_norm', 0.0)}, at most "
+        f"min({t['max_decode_len']}, 2 × longest source + 10) BPE tokens",
+    ]
+    for p, reason in sorted((opts.get("not_run") or {}).items()):
+        lines.append(f"{p}: not run — {reason}")
+    return lines
+
+
+def header(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
+    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), machine translation. Profile: **{profile}**.", "",
+             "Reductions / settings of this profile (from the run configs):", ""]
+    lines += [f"- {x}" for x in reductions(profile, options, recs)]
+    return "\n".join(lines) + "\n\n"
+
+
+# ---------------------------------------------------------------- Table 2: compute
+def bleu_cell(rs: Sequence[dict], status: str | None, metric: str = "bleu_tok") -> str:
+    if status is not None:
+        return status
+    vals = values(rs, metric)
+    return mean_std(vals) if vals else MISSING
+
+
+def table2_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:
+    """Rows: mapping; per direction: ours (mean ± std over seeds) [and the paper's]."""
+    opts, g = mt_options(options), by_key(table2_records(recs))
+    rows = []
+    for name, a, label in MAPPINGS:
+        row = [label]
+        for p in PAIRS:
+            row.append(bleu_cell(g.get((p, a, a), []), pair_status(opts, p), metric))
+            if with_paper:
+                row.append(paper_cell(ref, name, p))
+        rows.append(row)
+    return rows
+
+
+def table2_header(with_paper: bool = True) -> list[str]:
+    hdr = ["mapping"]
+    for p in PAIRS:
+        hdr += [f"{p} (ours)", f"{p} (paper)"] if with_paper else [p]
+    return hdr
+
+
+def extra_sets(recs) -> list[str]:
+    return sorted({name for r in recs for name in r.get("extra", {}).get("extra_test", {})})
+
+
+def extra_rows(recs, options) -> list[list[Any]]:
+    """Out-of-domain sets (e.g. IWSLT17 test for de↔en trained on Multi30k): detok / tok BLEU per direction run."""
+    opts, g = mt_options(options), by_key(table2_records(recs))
+    rows = []
+    for name in extra_sets(recs):
+        for p in PAIRS:
+            rs_all = [r for a in (m[1] for m in MAPPINGS) for r in g.get((p, a, a), [])]
+            if pair_status(opts, p) is not None or not any(name in r["extra"].get("extra_test", {}) for r in rs_all):
+                continue
+            spec = next(r["extra"]["extra_test"][name] for r in rs_all if name in r["extra"].get("extra_test", {}))
+            row = [name, p, f"{spec['spec']} ({int(spec['metrics']['n'])})"]
+            for _, a, _ in MAPPINGS:
+                rs = g.get((p, a, a), [])
+                row += [bleu_cell(rs, None, f"bleu_{name}"), bleu_cell(rs, None, f"bleu_tok_{name}")]
+            rows.append(row)
+    return rows
+
+
+def ordering(scores: Mapping[str, float | None]) -> str:
+    """Mapping names from best to worst (``a > b > c``; ``=`` for ties at two decimals)."""
+    known = [(k, v) for k, v in scores.items() if v is not None]
+    if not known:
+        return NONE
+    known.sort(key=lambda kv: -kv[1])
+    out = known[0][0]
+    for (k0, v0), (k, v) in zip(known, known[1:]):
+        out += (" = " if round(v0, 2) == round(v, 2) else " > ") + k
+    return out
+
+
+def ordering_rows(recs, options, ref) -> list[list[Any]]:
+    """Per direction run: our order of the three mappings by tokenized BLEU and by SacreBLEU, beside the paper's."""
+    opts, g = mt_options(options), by_key(table2_records(recs))
+    short = {"softmax": "softmax", "entmax15": "1.5-entmax", "sparsemax": "sparsemax"}
+    rows = []
+    for p in PAIRS:
+        paper = ordering({short[n]: (paper_bleu(ref, n, p) or (None,))[0] for n, _, _ in MAPPINGS})
+        status = pair_status(opts, p)
+        if status is not None:
+            rows.append([p, status, status, paper])
+            continue
+        tok = {short[n]: (mean(values(g.get((p, a, a), []), "bleu_tok")) if values(g.get((p, a, a), []), "bleu_tok")
+                          else None) for n, a, _ in MAPPINGS}
+        det = {short[n]: (mean(values(g.get((p, a, a), []), "bleu")) if values(g.get((p, a, a), []), "bleu")
+                          else None) for n, a, _ in MAPPINGS}
+        rows.append([p, ordering(tok), ordering(det), paper])
+    return rows
+
+
+def tokenization_lines(recs) -> list[str]:
+    """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures, from the records."""
+    seen: dict[tuple, list[str]] = {}
+    for r in table2_records(recs):
+        e = r.get("extra", {})
+        t = e.get("test", {})
+        k = (e.get("bleu_tokenization"), t.get("bleu_signature"), t.get("bleu_tok_signature"))
+        seen.setdefault(k, [])
+        if pair_of(r) not in seen[k]:
+            seen[k].append(pair_of(r))
+    lines = []
+    for (how, sig, sig_tok), pairs in seen.items():
+        lines.append(f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; "
+                     f"tokenized: `{sig_tok}`")
+    return lines
+
+
+# ---------------------------------------------------------------- convergence
+def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
+    """``first → best (step) → last`` validation token accuracy."""
+    accs = [(h.get("step"), h.get("val_acc")) for h in hist if h.get("val_acc") is not None]
+    if not accs:
+        return NONE
+    best = max(accs, key=lambda sa: sa[1])
+    return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
+
+
+def convergence_rows(recs) -> list[list[Any]]:
+    rows = []
+    for r in recs:
+        e, m = r.get("extra", {}), r["metrics"]
+        stopped = e.get("stopped_early")
+        why = {True: "early stopping (patience reached)", False: "step cap"}.get(stopped, "not recorded")
+        a, b = alphas(r)
+        rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
+                     r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
+                     why, m.get("train_time_s")])
+    return rows
+
+
+def convergence_summary(recs) -> str:
+    if not recs:
+        return ""
+    stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
+    hours = sum(float(r.get("wall_time_s") or 0) for r in recs) / 3600
+    return (f"{stopped} of {len(recs)} runs stopped because validation token accuracy stopped improving (early "
+            f"stopping); {len(recs) - stopped} stopped at the step cap — for those the curve summary says how close "
+            f"they got (a best at the last validation means the run was still improving). Total wall time of these "
+            f"runs: {hours:.2f} h (summed over jobs, which may have run in parallel).")
+
+
+# ---------------------------------------------------------------- hyp/ref files
+def bleu_file_stem(rec, set_name: str) -> str:
+    a, b = alphas(rec)
+    return f"{pair_of(rec)}.alpha{a:g}-attn{b:g}.seed{seed_of(rec)}.{set_name}"
+
+
+def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
+    """(set name, files, metrics) for the test set and every extra test set of a run."""
+    e = rec.get("extra", {})
+    out = []
+    if e.get("test", {}).get("files"):
+        out.append(("test", e["test"]["files"], rec["metrics"]))
+    for name, x in sorted(e.get("extra_test", {}).items()):
+        if x.get("files"):
+            out.append((name, x["files"], x.get("metrics", {})))
+    return out
+
+
+def copy_bleu_files(out: Path, recs) -> list[list[Any]]:
+    """Copy every Table 2 run's hypothesis and reference files into ``out/bleu_files/`` (names
+    ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind):
+    file stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it."""
+    d = Path(out) / BLEU_DIR
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    rows = []
+    for r in table2_records(recs):
+        tok = "ja-mecab" if r.get("extra", {}).get("tgt_lang") == "ja" else "13a"
+        for set_name, files, metrics in run_sets(r):
+            stem = bleu_file_stem(r, set_name)
+            for kind, metric, tokenize in (("detok", "bleu", tok), ("tok", "bleu_tok", "none")):
+                hyp, refp = files.get(f"{kind}.hyp"), files.get(f"{kind}.ref")
+                if not hyp or not refp:
+                    continue
+                src_h, src_r = Path(r["run_dir"]) / hyp, Path(r["run_dir"]) / refp
+                if not (src_h.exists() and src_r.exists()):
+                    rows.append([f"{stem}.{kind}", metrics.get(metric), "files missing in the run directory", ""])
+                    continue
+                shutil.copyfile(src_h, d / f"{stem}.{kind}.hyp.txt")
+                shutil.copyfile(src_r, d / f"{stem}.{kind}.ref.txt")
+                cmd = (f"sacrebleu {BLEU_DIR}/{stem}.{kind}.ref.txt -i {BLEU_DIR}/{stem}.{kind}.hyp.txt "
+                       f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
+                rows.append([f"{stem}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])
+    return rows
+
+
+# ---------------------------------------------------------------- Table 2: format
+TABLE2_INTRO = (
+    "**Tokenized BLEU** (the paper's metric: multi-bleu on tokenized text) is the first table; **detokenized "
+    "SacreBLEU** the second. Each cell: mean over seeds, ± the sample standard deviation when there are several. "
+    "Paper columns: the published values (papers.yaml `table2_mt_bleu`, mean ± std of 3 runs; reference only, "
+    "on the paper's corpora — IWSLT17 de↔en, KFTT ja↔en, WMT16 ro↔en — so outside the `paper` profile they are "
+    "not a like-for-like comparison: the header says which corpora ours use).\n\n")
+
+
+def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any],
+                file_rows: Sequence[Sequence[Any]] | None = None) -> str:
+    t2 = table2_records(recs)
+    text = header("Table 2 — BLEU, LSTM NMT, same α for attention and output", profile, options, t2)
+    sr = settings_rows(t2)
+    if sr:
+        text += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
+        text += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
+                          "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
+    text += "How BLEU is computed (from the records):\n\n" + ("\n".join(tokenization_lines(recs)) or "- no runs") + "\n\n"
+    text += TABLE2_INTRO
+    text += "## Tokenized BLEU (ours) beside the paper\n\n"
+    text += md_table(table2_header(), table2_rows(recs, options, ref, "bleu_tok"))
+    text += "\n## Detokenized SacreBLEU (ours)\n\n"
+    text += md_table(table2_header(with_paper=False), table2_rows(recs, options, ref, "bleu", with_paper=False))
+    ex = extra_rows(recs, options)
+    if ex:
+        text += ("\n## Out-of-domain test sets (the same models)\n\n"
+                 "Models trained on the profile's training corpus, decoded on an extra test set (for de↔en trained on "
+                 "Multi30k: IWSLT17 test, the paper's test domain). Cells: detokenized SacreBLEU / tokenized BLEU.\n\n")
+        hdr = ["set", "direction", "test data (sentences)"]
+        for _, _, label in MAPPINGS:
+            hdr += [f"{label} SacreBLEU", f"{label} tok. BLEU"]
+        text += md_table(hdr, ex)
+    text += ("\n## Ordering of the mappings\n\nBest to worst by mean BLEU (`=`: equal at two decimals). "
+             "Paper: 1.5-entmax best on all six directions.\n\n")
+    text += md_table(["direction", "ours, tokenized BLEU", "ours, SacreBLEU", "paper"], ordering_rows(recs, options, ref))
+    conv = convergence_rows(t2)
+    if conv:
+        text += "\n## Convergence of each run\n\n" + convergence_summary(t2) + "\n\n"
+        text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
+                          "best step", "val. token accuracy: first → best (step) → last", "stopped by",
+                          "training time (s)"], conv)
+    if file_rows:
+        text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
+                 f"in `{BLEU_DIR}/` (`<direction>.alpha<α>-attn<α>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From "
+                 "this folder, each command prints the score of its row (the tables above are means of these).\n\n")
+        text += md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    return text
+
+
+# ---------------------------------------------------------------- Table 3 + beam statistics
+def paper_sparsity(ref: Mapping[str, Any], mapping: str) -> tuple[float | None, float | None]:
+    t = ref.get("table3_sparsity_deen", {})
+    row = t.get("rows", {}).get(mapping)
+    if not row:
+        return None, None
+    cols = t.get("columns", ["attended_source_tokens", "target_words_nonzero"])
+    get = lambda c: float(row[cols.index(c)]) if c in cols and row[cols.index(c)] is not None else None  # noqa: E731
+    return get("attended_source_tokens"), get("target_words_nonzero")
+
+
+def table3_rows(recs, options, ref) -> list[list[Any]]:
+    """Per direction × mapping: attended source tokens and nonzero target tokens per step (mean over seeds), the
+    target vocabulary, and the paper's (de-en only, IWSLT17)."""
+    opts, g = mt_options(options), by_key(table2_records(recs))
+    rows = []
+    for p in PAIRS:
+        status = pair_status(opts, p)
+        for name, a, label in MAPPINGS:
+            pa, pt = paper_sparsity(ref, name) if p == FIG4_PAIR else (None, None)
+            if status is not None:
+                rows.append([p, label, status, num(pa), status, num(pt), NONE])
+                continue
+            rs = g.get((p, a, a), [])
+            att, sup = values(rs, "attn_support"), values(rs, "out_support")
+            vocab = sorted({int(r["extra"]["target_vocab_size"]) for r in rs if r["extra"].get("target_vocab_size")})
+            rows.append([p, label, mean(att) if att else MISSING, num(pa), mean(sup) if sup else MISSING, num(pt),
+                         ", ".join(map(str, vocab)) or NONE])
+    return rows
+
+
+def beam_rows(recs) -> list[list[Any]]:
+    """Per configuration (every run: direction, α's) and decoded set: exact-search and single-output shares."""
+    rows = []
+    for k, rs in sorted(by_key(recs).items()):
+        for s in [name for name, _, _ in run_sets(rs[0])]:
+            ms = [m for r in rs for name, _, m in run_sets(r) if name == s]
+            ex = [float(m["exact_share"]) for m in ms if m.get("exact_share") is not None]
+            si = [float(m["single_share"]) for m in ms if m.get("single_share") is not None]
+            n = sorted({int(m["n"]) for m in ms if m.get("n") is not None})
+            rows.append([k[0], k[1], k[2], s, len(rs), ", ".join(map(str, n)) or NONE,
+                         mean(ex) if ex else NONE, mean(si) if si else NONE])
+    return rows
+
+
+def speed_rows(recs) -> list[list[Any]]:
+    """Per configuration: target tokens/s over the training steps of the runs (jobs may share the machine)."""
+    rows = []
+    g = by_key(recs)
+    for k, rs in sorted(g.items()):
+        base = values(g.get((k[0], 1.0, 1.0), []), "train_tgt_tokens_per_s")
+        sp = values(rs, "train_tgt_tokens_per_s")
+        rows.append([k[0], k[1], k[2], mean(sp) if sp else NONE,
+                     mean(sp) / mean(base) if sp and base else NONE])
+    return rows
+
+
+def table3_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any]) -> str:
+    text = header("Table 3 — sparsity of attention and output; beam statistics", profile, options,
+                  table2_records(recs))
+    text += ("Teacher forcing on the validation set: *attended source tokens* = nonzero attention weights per target "
+             "step; *nonzero target tokens* = target vocabulary entries (BPE units) with nonzero probability per "
+             "step. Paper (papers.yaml `table3_sparsity_deen`): IWSLT17 de-en with its own vocabulary (17,993 "
+             "target types), so only the de-en rows carry paper values; for softmax the support is the whole "
+             "vocabulary by construction.\n\n")
+    text += md_table(["direction", "mapping", "attended source tokens (ours)", "(paper)",
+                      "nonzero target tokens (ours)", "(paper)", "target vocabulary (ours)"],
+                     table3_rows(recs, options, ref))
+    br = beam_rows(recs)
+    if br:
+        text += ("\n## Beam statistics (beam 5) per configuration\n\n*Exact search*: the finished hypotheses hold all "
+                 "probability mass (within 1e-6), so the beam contains every output of nonzero probability. *Single "
+                 "output*: one output has all the mass. Shares of the decoded sentences, mean over seeds.\n\n")
+        text += md_table(["direction", "output α", "attention α", "set", "seeds", "sentences", "exact-search share",
+                          "single-output share"], br)
+        threads = sorted({r.get("threads") for r in recs})
+        text += ("\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps of "
+                 f"each run after warm-up (torch threads per job: {threads}); jobs may have shared the machine, so "
+                 "ratios are indicative — `figure6_speed.md` measures the mappings side by side on the same batches."
+                 "\n\n")
+        text += md_table(["direction", "output α", "attention α", "target tokens/s", "ratio to softmax/softmax"],
+                         speed_rows(recs))
+    return text
+
+
+# ---------------------------------------------------------------- Figure 4
+def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
+    """Per grid (``attn``: attention α with output α 1.5; ``out``: output α with attention α 1.5): rows
+    (α, ours mean val_acc_best, seeds, paper)."""
+    g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
+    fig = ref.get("figure4_alpha_grid_deen", {})
+    paper = {"attn": fig.get(f"attention_alpha_with_output_{FIXED}", {}) or {}, "out": fig.get("output_alpha", {}) or {}}
+    paper = {k: {float(a): float(v) for a, v in d.items()} for k, d in paper.items()}
+    out = {}
+    for grid in ("attn", "out"):
+        ours = {}
+        for (p, a, b), rs in g.items():
+            x = b if grid == "attn" else a
+            if (a if grid == "attn" else b) == FIXED:
+                ours[x] = rs
+        xs = sorted(set(ours) | set(paper[grid]) | set(GRID))
+        out[grid] = [[x, mean(values(ours[x], "val_acc_best")) if x in ours and values(ours[x], "val_acc_best") else None,
+                      len(ours.get(x, [])), paper[grid].get(x)] for x in xs]
+    return out
+
+
+def planned_grid(options: Mapping[str, Any], grid: str) -> list[float]:
+    return sorted(float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, []))
+
+
+def figure4_cell(v, n, planned: bool, pair_run: bool):
+    if v is not None:
+        return v
+    if not pair_run:
+        return NOT_RUN
+    return MISSING if planned else NOT_RUN
+
+
+def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any]) -> str:
+    text = header("Figure 4 — de-en validation token accuracy over α", profile, options,
+                  [r for r in recs if pair_of(r) == FIG4_PAIR])
+    pts = figure4_points(recs, ref)
+    run = FIG4_PAIR in mt_options(options).get("pairs", [])
+    text += (f"Validation token accuracy (%, teacher forcing; the best validation of each run, mean over seeds) on "
+             f"{FIG4_PAIR}. Left grid: attention α with output α = {FIXED}; right grid: output α with attention α = "
+             f"{FIXED} (the point α = {FIXED} is the Table 2 1.5-entmax run in both). Paper: papers.yaml "
+             "`figure4_alpha_grid_deen` (IWSLT17; reference only).\n\n")
+    for grid, name in (("attn", "attention α"), ("out", "output α")):
+        planned = set(planned_grid(options, grid)) | {FIXED}
+        ran = [x for x, v, n, _ in pts[grid] if v is not None]
+        text += (f"Points of the {name} grid run in this profile: {', '.join(f'{x:g}' for x in ran) or 'none'}"
+                 f" (planned: {', '.join(f'{x:g}' for x in sorted(planned)) if run else 'none'}).\n\n")
+    rows = []
+    for (x, va, na, pa), (_, vo, no, po) in zip(pts["attn"], pts["out"]):
+        rows.append([f"{x:g}", figure4_cell(va, na, x in set(planned_grid(options, "attn")) | {FIXED}, run), na or NONE,
+                     pa, figure4_cell(vo, no, x in set(planned_grid(options, "out")) | {FIXED}, run), no or NONE, po])
+    text += md_table(["α", f"attention α, output α {FIXED} (ours)", "seeds", "(paper)",
+                      f"output α, attention α {FIXED} (ours)", "seeds", "(paper)"], rows)
+    summary = ref.get("figure4_alpha_grid_deen", {}).get("reported_summary")
+    if summary:
+        text += f"\nPaper's summary: {summary}.\n"
+    return text
+
+
+def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path:
+    plt = figures.pyplot()
+    pts = figure4_points(recs, ref)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, (grid, name, fixed) in zip(axes, (("attn", "attention α", f"output α {FIXED}"),
+                                               ("out", "output α", f"attention α {FIXED}"))):
+        ours = [(x, v) for x, v, _, _ in pts[grid] if v is not None]
+        paper = [(x, p) for x, _, _, p in pts[grid] if p is not None]
+        if ours:
+            ax.plot(*zip(*ours), marker="o", color="tab:blue", label=f"ours ({profile})")
+        ax.set_xlabel(name)
+        ax.set_ylabel("validation token accuracy (%), ours", color="tab:blue")
+        ax.set_title(f"{FIG4_PAIR}, {fixed}")
+        if paper:
+            ax2 = ax.twinx()
+            ax2.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
+            ax2.set_ylabel("paper (%)", color="tab:gray")
+            ax2.legend(loc="lower right", fontsize=8)
+        ax.set_xticks(list(GRID))
+        ax.tick_params(axis="x", labelrotation=45)
+        if ours:
+            ax.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    return figures.save(fig, path, dpi=100)
+
+
+# ---------------------------------------------------------------- Figure 2: autocomplete
+def autocomplete_step_row(i: int, step: Mapping[str, Any], digits: int = 3) -> list[Any]:
+    cands = " · ".join(f"`{tok}` {p:.{digits}f}" for tok, p in step["candidates"])
+    shown, support = len(step["candidates"]), int(step["support"])
+    more = "" if shown >= support else f" · … {support - shown} more (listed mass {step['shown_mass']:.3f})"
+    return [i, f"`{step['gold']}` {step['gold_prob']:.{digits}f}", support, cands + more]
+
+
+def autocomplete_text(profile: str, options: Mapping[str, Any], recs, n_sentences: int = 3) -> str:
+    t2 = table2_records(recs)
+    text = header("Figure 2 — autocomplete: every target token with nonzero probability", profile, options, t2)
+    text += ("Forced decoding of the reference of the first test sentences (BPE units; `@@` joins a unit to the next). "
+             "One row per target step: the gold token with its probability, the number of tokens with nonzero "
+             "probability, and those tokens from most to least probable. Softmax gives every token nonzero "
+             "probability: only the most probable are listed, with the mass they hold. Model: the lowest seed of each "
+             "configuration.\n")
+    g = by_key(t2)
+    for p in PAIRS:
+        for _, a, label in MAPPINGS:
+            rs = g.get((p, a, a), [])
+            if not rs:
+                continue
+            r = rs[0]
+            for ex in r.get("extra", {}).get("autocomplete", [])[:n_sentences]:
+                text += (f"\n## {p}, {label} (seed {seed_of(r)}), test sentence {ex['index']}\n\n"
+                         f"- source: {ex['src']}\n- reference: {ex['ref']}\n\n")
+                text += md_table(["step", "gold (probability)", "nonzero tokens", "candidates (probability)"],
+                                 [autocomplete_step_row(i + 1, s) for i, s in enumerate(ex["steps"])])
+    return text
+
+
+# ---------------------------------------------------------------- all reports
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
+                  ref: Mapping[str, Any] | None = None) -> list[dict]:
+    """Every MT report file in ``out`` (not ``figure6_speed.md``: the benchmark writes it; not ``index.html``:
+    :func:`sparselab.reports.peters2019.write_reports` lists these beside the inflection reports); returns the
+    records behind them."""
+    runs = runs_root() if runs is None else runs
+    ref = reference(PAPER) if ref is None else ref
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    recs = collect(runs, profile)
+    file_rows = copy_bleu_files(out, recs)
+    (out / "table2_mt.md").write_text(scrub(table2_text(profile, options, recs, ref, file_rows), runs))
+    (out / "table3_sparsity.md").write_text(scrub(table3_text(profile, options, recs, ref), runs))
+    (out / "figure4_alpha_grid.md").write_text(scrub(figure4_text(profile, options, recs, ref), runs))
+    plot_figure4(out / "figure4_alpha_grid.png", profile, recs, ref)
+    (out / "autocomplete_examples.md").write_text(autocomplete_text(profile, options, recs))
+    write_configs(out, recs, runs, name="runs_mt.jsonl")
+    return recs
+
+
+def notes(profile: str, options: Mapping[str, Any], recs) -> str:
+    return "MT: " + "; ".join(reductions(profile, options, recs))
+
+
+def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
+    """Per run (direction, α's, seed): the metrics the MT tables read (timings left out)."""
+    from .numbers import pick
+
+    names = ("bleu", "bleu_tok", "exact_share", "single_share", "attn_support", "out_support", "val_acc_best")
+    out = {}
+    for r in collect(runs, profile):
+        p, a, b = key(r)
+        extra = [f"bleu_{n}" for n in extra_sets([r])] + [f"bleu_tok_{n}" for n in extra_sets([r])]
+        out[f"table2_mt/{p},alpha={a},attn_alpha={b},seed={seed_of(r)}"] = pick(r["metrics"], [*names, *extra])
+    return out
+
