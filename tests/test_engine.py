@@ -98,9 +98,9 @@ def test_failure_is_recorded_and_raised(tmp_path):
     assert rec["status"] == "failed" and "probe asked to fail" in rec["error"]
 
 
-@pytest.mark.parametrize("key,value,problem", [("mapping.alpha", 0.5, "must be >= 1"),
+@pytest.mark.parametrize("key,value,problem", [("mapping.alpha", 0, "must be > 0"),
                                                ("mapping.attn_alpha", "nan", "must not be NaN"),
-                                               ("mapping.alpha", "abc", "expected a number >= 1"),
+                                               ("mapping.alpha", "abc", "expected a number > 0"),
                                                ("mapping.alpha", "inf", "must be finite")])
 def test_invalid_alpha_names_the_key(tmp_path, key, value, problem):
     """The mappings' own rule (check_alpha_float) decides, with the config key in the message."""
@@ -109,6 +109,12 @@ def test_invalid_alpha_names_the_key(tmp_path, key, value, problem):
     assert CALLS == []
     rec = record.read(tmp_path)  # the failure is recorded like any other
     assert rec["status"] == "failed" and rec["error"].startswith(f"ConfigError: {key}: ")
+
+
+def test_alpha_below_one_passes_validation(tmp_path):
+    """0 < alpha < 1 (the dense Tsallis maps) is a valid mapping.alpha, as in the mappings."""
+    engine.execute(make_cfg("mapping.alpha=0.75"), tmp_path)
+    assert [c["alpha"] for c in CALLS] == [0.75]
 
 
 def test_unknown_task_lists_valid_ones(tmp_path):

@@ -41,7 +41,7 @@ def test_bad_alpha_prints_one_line_and_stops_the_sweep(tmp_path):
                   f"paths.runs={tmp_path}", "logger=none")
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
-    assert error_lines(out.stderr) == ["error: mapping.alpha: must be >= 1 (got -1.0); alpha < 1 is not a sparse mapping"]
+    assert error_lines(out.stderr) == ["error: mapping.alpha: must be > 0 (got -1.0); the Tsallis alpha-entropy needs alpha > 0"]
     # engine.fail_fast=true (the default): the first of the 3 attention-α jobs fails, the sweep stops there
     recs = records(tmp_path)
     assert len(recs) == 1 and recs[0]["status"] == "failed" and "mapping.alpha" in recs[0]["error"]

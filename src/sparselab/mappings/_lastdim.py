@@ -14,6 +14,14 @@ import torch
 from ._validate import canonical_dim, check_input, compute_dtype
 
 
+def support_size(p: torch.Tensor, dim: int) -> torch.Tensor:
+    """Number of nonzero entries of ``p`` along ``dim``, kept as size 1 (int64, no grad);
+    the ``return_support_size=True`` output (upstream ``entmax``'s shape).  NaN rows count 0."""
+    if p.ndim == 0:
+        return (p > 0).long()
+    return (p.detach() > 0).sum(dim, keepdim=True)
+
+
 def apply_lastdim(kernel: Callable, x: torch.Tensor, dim: int, *args, alpha=None):
     """``kernel(x_lastdim, *args)`` or ``kernel(x_lastdim, alpha_lastdim, *args)``.
 

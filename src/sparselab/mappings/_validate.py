@@ -35,17 +35,18 @@ def compute_dtype(dtype: torch.dtype) -> torch.dtype:
 
 def check_alpha_float(alpha: float, name: str = "alpha") -> float:
     """The one rule for a scalar alpha (mappings, losses, and config keys such as
-    ``mapping.alpha``): a finite number >= 1 (1 = softmax, 1.5 = entmax15, 2 = sparsemax)."""
+    ``mapping.alpha``): a finite number > 0 (1 = softmax, 1.5 = entmax15, 2 = sparsemax;
+    0 < alpha < 1 is the dense, heavier-tailed Tsallis map)."""
     if isinstance(alpha, bool):
-        raise ValueError(f"{name}: expected a number >= 1, got a bool")
+        raise ValueError(f"{name}: expected a number > 0, got a bool")
     try:
         alpha = float(alpha)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected a number >= 1, got {alpha!r}") from None
+        raise ValueError(f"{name}: expected a number > 0, got {alpha!r}") from None
     if math.isnan(alpha):
         raise ValueError(f"{name}: must not be NaN")
-    if alpha < 1:
-        raise ValueError(f"{name}: must be >= 1 (got {alpha}); alpha < 1 is not a sparse mapping")
+    if alpha <= 0:
+        raise ValueError(f"{name}: must be > 0 (got {alpha}); the Tsallis alpha-entropy needs alpha > 0")
     if math.isinf(alpha):
         raise ValueError(f"{name}: must be finite (got {alpha})")
     return alpha
@@ -87,8 +88,8 @@ def check_alpha(alpha, x: torch.Tensor, dim: int, name: str = "alpha"):
         with torch.no_grad():
             if bool(torch.isnan(alpha).any()):
                 raise ValueError(f"{name}: must not contain NaN")
-            if bool((alpha < 1).any()):
-                raise ValueError(f"{name}: every value must be >= 1 (min is {alpha.min().item()})")
+            if bool((alpha <= 0).any()):
+                raise ValueError(f"{name}: every value must be > 0 (min is {alpha.min().item()})")
             if bool(torch.isinf(alpha).any()):
                 raise ValueError(f"{name}: must be finite")
     return alpha.reshape(shape)

@@ -1,4 +1,4 @@
-"""alpha-entmax for any alpha >= 1 by root finding on the threshold.
+"""alpha-entmax for any alpha > 0 by root finding on the threshold.
 
 alpha-entmax (Peters, Niculae & Martins 2019; the definition and its closed form):
 
@@ -16,6 +16,19 @@ piecewise linear (exact in one step at alpha = 1, and exact once the support
 is found at alpha = 2), so 3-7 steps reach float exactness instead of ~24
 (float32) / ~50 (float64) bisections.  For alpha > 2 plain Newton steps on
 sum p - 1 are safeguarded by the bracket (bisection fallback).
+
+alpha in (0, 1) (eps < 0; the Tsallis-regularised map of Peters et al. 2019 is
+still argmax_p <p, z> + H^T_alpha(p), H^T_alpha concave for alpha > 0, but dense:
+its derivative p^{alpha-1}/(1-alpha) is infinite at p = 0).  Then
+1/(alpha-1) < 0, so (alpha-1) z_i - tau must be positive for every entry,
+tau < (alpha-1) max(z); here u_i = 1 + |eps| (t - w_i) >= 1 + |eps| t > 0 for
+every t >= 0, p_i = u_i^{-1/|eps|} is positive with a polynomial tail
+(heavier than softmax), and a -inf score gives u = inf, p = 0.  The same
+bracket holds: sum p >= p_max = 1 at t = 0, and sum p <= n (1 + |eps| t)^{1/eps}
+= 1 at t_hi = (1 - n^{-eps})/eps = (n^{|eps|} - 1)/|eps|.  The same Newton step
+applies: g(t) = (sum p)^eps - 1 is a power mean of u with exponent 1/eps < 0,
+concave and increasing in t, so Newton from t = 0 again climbs monotonically.
+alpha < 1 always runs the eager loop (the fused kernels cover 0 < eps <= 1).
 Iteration stops at float exactness: the residual |sum p - 1| stops shrinking
 (rounding floor) or the step is below a few ulps of t; or after ``n_iter``
 steps when that is given.  The output is renormalised.
@@ -35,12 +48,15 @@ we use the equivalent cancellation-free form (derived by substituting
     dp_i/dalpha = -T_i + p~_i sum_j T_j,  T_i = p_i (log p_i)^2 Phi(-(alpha-1) log p_i),
     Phi(x) = (e^x - 1 - x)/x^2   (Phi(0) = 1/2, so at alpha = 1 the limit is
     dp_i/dalpha = (p_i/2) (sum_j p_j log^2 p_j - log^2 p_i)).
+Neither derivation uses the sign of alpha - 1 (only p_i = ((alpha-1) z_i - tau)^{1/(alpha-1)}
+on the support and sum p = 1), so both hold for alpha in (0, 1), where the support is
+every finite entry.
 """
 from __future__ import annotations
 
 import torch
 
-from ._lastdim import apply_lastdim
+from ._lastdim import apply_lastdim, support_size
 from ._validate import check_alpha, check_n_iter, check_input, canonical_dim
 from . import _compile, _fused
 from ._solvers import shift_by_max
@@ -305,15 +321,22 @@ def _bisect_kernel(x, alpha, n_iter):
     return EntmaxBisectFunction.apply(x, alpha, n_iter)
 
 
-def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return_n_iter: bool = False):
-    """alpha-entmax along ``dim`` for any alpha >= 1: p = [(alpha-1) z - tau]_+^{1/(alpha-1)}
-    (Peters et al. 2019, alpha-entmax closed form; gradient Prop. 1).
+def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return_n_iter: bool = False,
+                  return_support_size: bool = False):
+    """alpha-entmax along ``dim`` for any alpha > 0: p = [(alpha-1) z - tau]_+^{1/(alpha-1)}
+    (Peters et al. 2019, alpha-entmax closed form; gradient Prop. 1).  For 0 < alpha < 1
+    the map is dense, p = ((alpha-1) z - tau)^{1/(alpha-1)} with tau < (alpha-1) max(z)
+    (heavier tails than softmax).
 
     ``alpha``: float, or tensor broadcastable to ``x`` with size 1 along ``dim``
     (one alpha per row / head); differentiable (Correia et al. 2019, Prop. 1).
     ``n_iter``: max root-finding iterations; None iterates to float exactness.
     ``return_n_iter``: also return the iterations used (max over rows).
+    ``return_support_size``: also return k = |{i : p_i > 0}| along ``dim`` (int64, shape
+    of ``x`` with ``dim`` kept as size 1; every finite entry when alpha <= 1).  With both
+    flags the result is ``(p, n_iter, k)``.
     alpha = 1 gives softmax exactly (the limit), not a uniform distribution.
+    alpha <= 0, NaN or inf raise ``ValueError`` naming ``alpha``.
     Rows that are entirely ``-inf`` map to zeros; NaN in a row gives a NaN row.
     """
     global last_n_iter
@@ -328,4 +351,9 @@ def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return
         out = softmax(x, dim)
     else:
         out = apply_lastdim(_bisect_kernel, x, dim, n_iter, alpha=alpha)
-    return (out, last_n_iter) if return_n_iter else out
+    res = (out,)
+    if return_n_iter:
+        res += (last_n_iter,)
+    if return_support_size:
+        res += (support_size(out, dim),)
+    return res if len(res) > 1 else out

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 
 from ._validate import canonical_dim, check_alpha, check_input
+from ._lastdim import support_size
 from .bisect import entmax_bisect
 from .entmax15 import entmax15
 from .softmax import softmax
@@ -24,16 +25,19 @@ def exact_case(alpha) -> str | None:
 _MAPPINGS = {"softmax": softmax, "entmax15": entmax15, "sparsemax": sparsemax}
 
 
-def entmax(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None) -> torch.Tensor:
+def entmax(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return_support_size: bool = False):
     """alpha-entmax along ``dim`` (Peters et al. 2019):
         argmax_{p in simplex} <p, z> + H^T_alpha(p) = [(alpha-1) z - tau]_+^{1/(alpha-1)}.
     alpha == 1 -> softmax, 1.5 -> exact entmax15 (Peters et al. 2019, Alg. 2),
     2 -> sparsemax (Martins & Astudillo 2016, Alg. 1), any other alpha (or a tensor
-    alpha) -> ``entmax_bisect`` (see ``exact_case``)."""
+    alpha, including the dense maps at 0 < alpha < 1) -> ``entmax_bisect`` (see ``exact_case``).
+    ``return_support_size=True`` returns ``(p, k)``, k = |{i : p_i > 0}| along ``dim`` (kept as size 1)."""
     check_input(x)
     if x.ndim:
         alpha = check_alpha(alpha, x, canonical_dim(x, dim))
     case = exact_case(alpha)
     if case is not None:
-        return _MAPPINGS[case](x, dim)
-    return entmax_bisect(x, alpha, dim, n_iter=n_iter)
+        p = _MAPPINGS[case](x, dim)
+    else:
+        p = entmax_bisect(x, alpha, dim, n_iter=n_iter)
+    return (p, support_size(p, dim)) if return_support_size else p

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from ._lastdim import apply_lastdim
+from ._lastdim import apply_lastdim, support_size
 from . import _compile, _fused, _solvers
 
 
@@ -46,10 +46,15 @@ def entmax_backward_s(s: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return gs - s * q
 
 
-def entmax15(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    """Exact 1.5-entmax along ``dim`` (Peters et al. 2019, Alg. 2).
+def entmax15(x: torch.Tensor, dim: int = -1, return_support_size: bool = False):
+    """Exact 1.5-entmax along ``dim`` (Peters et al. 2019, Alg. 2):
+        entmax15(z) = [z/2 - tau]_+^2,  sum = 1.
+
+    ``return_support_size=True`` returns ``(p, k)`` with k = |{i : p_i > 0}| along ``dim``
+    (int64, shape of ``x`` with ``dim`` kept as size 1).
 
     Rows that are entirely ``-inf`` map to all zeros; a NaN anywhere in a row makes
     that whole row NaN.  float16/bfloat16 are computed in float32.
     """
-    return apply_lastdim(Entmax15Function.apply, x, dim)
+    p = apply_lastdim(Entmax15Function.apply, x, dim)
+    return (p, support_size(p, dim)) if return_support_size else p

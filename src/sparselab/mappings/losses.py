@@ -14,7 +14,9 @@ class-index (one-hot) targets H(y) = 0 and L equals cross_entropy exactly, with
 probability targets it is KL(y || softmax(z)) (cross_entropy minus the target
 entropy).  alpha = 2 is the sparsemax loss of Martins & Astudillo 2016 (Eq. 26
 with label-proportion targets).  The loss is zero iff p* = y; for a class
-target that means z_gold >= z_j + 1/(alpha-1) for all j != gold.
+target and alpha > 1 that means z_gold >= z_j + 1/(alpha-1) for all j != gold;
+for 0 < alpha < 1 (dense p*) it is never zero for a class target.  The
+Tsallis entropy and its alpha-derivative (tsallis.py) hold for every alpha > 0.
 """
 from __future__ import annotations
 
@@ -164,11 +166,12 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
     classes on dim 1; ``target`` class indices (), (N) or (N, d1, ...) honouring
     ``ignore_index``, or class probabilities with the shape of ``scores``.
     ``reduction``: 'none' | 'mean' (over non-ignored elements) | 'sum'.
-    ``alpha``: float >= 1 or a tensor (one per row: the target's shape, or
+    ``alpha``: float > 0 or a tensor (one per row: the target's shape, or
     broadcastable to scores with size 1 on the class dim); differentiable.
     alpha=1 equals cross_entropy for class targets, and cross_entropy - H(y)
     (KL) for probability targets.  A -inf score on a non-target class leaves the
-    loss finite; a -inf score on the target class gives +inf.
+    loss finite; a -inf score on the target class gives +inf.  For 0 < alpha < 1,
+    p* is dense (every finite score gets mass), so the loss is positive for a class target.
     """
     check_input(scores, "scores")
     if not isinstance(target, torch.Tensor):

@@ -13,7 +13,8 @@ from .losses import fy_loss, _REDUCTIONS
 
 # Correia et al. 2019 (Adaptively Sparse Transformers) keep a learned alpha in
 # [1.01, 2]: above 1 so the mapping stays sparse-capable and the alpha-gradient
-# well conditioned, at most 2 (sparsemax).
+# well conditioned, at most 2 (sparsemax).  The defaults of ``Entmax(alpha_min=,
+# alpha_max=)``.
 ALPHA_MIN, ALPHA_MAX = 1.01, 2.0
 
 
@@ -23,14 +24,25 @@ class Entmax(nn.Module):
     Fixed: ``Entmax(alpha=1.5)`` dispatches like :func:`entmax`.
     Learned (Correia et al. 2019; alpha-gradient of their Prop. 1): ``Entmax(learnable=True, num_heads=H)`` keeps a
     parameter ``a`` (shape (H,), or () without heads) and uses
-    alpha = clamp(1 + sigmoid(a), 1.01, 2).  ``a`` ~ N(0, 1) unless ``alpha_init``
-    (an initial alpha in (1, 2)) is given.  With heads, the input is
+    alpha = clamp(lo + (hi - lo) sigmoid(a), alpha_min, alpha_max),
+    lo = min(1, alpha_min), hi = max(2, alpha_max); with the defaults
+    (alpha_min=1.01, alpha_max=2) that is clamp(1 + sigmoid(a), 1.01, 2).
+    Any 0 < alpha_min < alpha_max is allowed (alpha_min < 1 lets alpha learn the
+    dense alpha < 1 maps).  ``a`` ~ N(0, 1) unless ``alpha_init`` (an initial
+    alpha in (lo, hi)) is given.  With heads, the input is
     (B, H, ...) -- e.g. attention scores (B, H, Lq, Lk) -- and head h uses alpha[h].
     """
 
     def __init__(self, alpha: float = 1.5, dim: int = -1, learnable: bool = False,
-                 num_heads=None, alpha_init=None, n_iter=None):
+                 num_heads=None, alpha_init=None, n_iter=None,
+                 alpha_min: float = ALPHA_MIN, alpha_max: float = ALPHA_MAX):
         super().__init__()
+        self.alpha_min = check_alpha_float(alpha_min, "alpha_min")
+        self.alpha_max = check_alpha_float(alpha_max, "alpha_max")
+        if not self.alpha_min < self.alpha_max:
+            raise ValueError(f"alpha_max: must exceed alpha_min={self.alpha_min}, got {self.alpha_max}")
+        self._lo = min(1.0, self.alpha_min)
+        self._hi = max(2.0, self.alpha_max)
         self.dim = dim
         self.learnable = learnable
         self.num_heads = num_heads
@@ -43,9 +55,12 @@ class Entmax(nn.Module):
                 a = torch.randn(shape)
             else:
                 a0 = check_alpha_float(alpha_init, "alpha_init")
-                if not 1.0 < a0 < 2.0:
-                    raise ValueError(f"alpha_init: must lie in (1, 2) for alpha = 1 + sigmoid(a), got {a0}")
-                a = torch.full(shape, math.log((a0 - 1) / (2 - a0)))  # logit(alpha - 1)
+                lo, hi = self._lo, self._hi
+                if not lo < a0 < hi:
+                    raise ValueError(
+                        f"alpha_init: must lie in ({lo:g}, {hi:g}) for alpha = {lo:g} + {hi - lo:g} sigmoid(a), "
+                        f"got {a0}")
+                a = torch.full(shape, math.log((a0 - lo) / (hi - a0)))  # logit((alpha - lo)/(hi - lo))
             self.a = nn.Parameter(a)
             self.fixed_alpha = None
         else:
@@ -58,7 +73,10 @@ class Entmax(nn.Module):
         """Current alpha (a float, or a tensor with one value per head)."""
         if not self.learnable:
             return self.fixed_alpha
-        return torch.clamp(1 + torch.sigmoid(self.a), ALPHA_MIN, ALPHA_MAX)
+        a = torch.sigmoid(self.a)
+        if self._hi - self._lo != 1.0:
+            a = a * (self._hi - self._lo)
+        return torch.clamp(self._lo + a, self.alpha_min, self.alpha_max)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if not self.learnable:
@@ -81,7 +99,8 @@ class Entmax(nn.Module):
 
     def extra_repr(self) -> str:
         if self.learnable:
-            return f"dim={self.dim}, learnable=True, num_heads={self.num_heads}"
+            return (f"dim={self.dim}, learnable=True, num_heads={self.num_heads}, "
+                    f"alpha_min={self.alpha_min}, alpha_max={self.alpha_max}")
         return f"alpha={self.fixed_alpha}, dim={self.dim}"
 
 

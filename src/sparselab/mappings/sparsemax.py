@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from ._lastdim import apply_lastdim
+from ._lastdim import apply_lastdim, support_size
 from . import _compile, _fused, _solvers
 
 
@@ -43,10 +43,15 @@ def sparsemax_backward(p: torch.Tensor, g: torch.Tensor) -> torch.Tensor:
     return torch.where(supp, g - mean, 0.0)
 
 
-def sparsemax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
-    """sparsemax along ``dim`` (Martins & Astudillo 2016, Alg. 1 and its Jacobian).
+def sparsemax(x: torch.Tensor, dim: int = -1, return_support_size: bool = False):
+    """sparsemax along ``dim`` (Martins & Astudillo 2016, Alg. 1 and its Jacobian):
+        sparsemax(z) = argmin_{p in simplex} ||p - z||^2 = [z - tau]_+.
+
+    ``return_support_size=True`` returns ``(p, k)`` with k = |{i : p_i > 0}| along ``dim``
+    (the support size k(z) of Alg. 1; int64, shape of ``x`` with ``dim`` kept as size 1).
 
     Rows that are entirely ``-inf`` map to all zeros; a NaN anywhere in a row makes
     that whole row NaN.  float16/bfloat16 are computed in float32.
     """
-    return apply_lastdim(SparsemaxFunction.apply, x, dim)
+    p = apply_lastdim(SparsemaxFunction.apply, x, dim)
+    return (p, support_size(p, dim)) if return_support_size else p
