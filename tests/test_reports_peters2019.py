@@ -224,6 +224,9 @@ def test_validation_schedule_names_interval_and_patience():
     assert rep.validation_schedule({"check_val_every_n_epoch": 10}, {"early_stopping_patience": 3}) == (
         "every 10 epochs; training stops when it has not improved for 3 validations (early stopping)")
     assert rep.validation_schedule({"val_check_interval": 700}, {}) == "every 700 batches; no early stopping"
+    assert rep.validation_schedule({}, {"early_stopping_patience": 5, "early_stopping_min_delta": 0.1}) == (
+        "every epoch; training stops when it has not improved by more than 0.1 points for 5 validations "
+        "(early stopping)")
 
 
 def test_learning_curves_png_is_written(runs, tmp_path):

@@ -144,3 +144,14 @@ def test_early_stopping_on_the_task_metric(tmp_path):
 def test_checkpointing_is_off_without_a_checkpoint_callback(tmp_path):
     _, _, ctx, tcfg = _setup(tmp_path)
     assert make_trainer(tcfg, ctx).checkpoint_callback is None
+
+
+def test_early_stopping_takes_its_min_delta(tmp_path):
+    """A run must improve dev accuracy by more than min_delta to reset the patience (issue 12)."""
+    from lightning.pytorch.callbacks import EarlyStopping
+
+    module = Seq2SeqModule.__new__(Seq2SeqModule)   # callbacks() reads only metric_name / metric_mode
+    cbs = Seq2SeqModule.callbacks(module, tmp_path, early_stopping_patience=5, early_stopping_min_delta=0.1)
+    stop = [c for c in cbs if isinstance(c, EarlyStopping)]
+    assert len(stop) == 1 and stop[0].patience == 5 and abs(float(stop[0].min_delta) - 0.1) < 1e-12
+    assert not [c for c in Seq2SeqModule.callbacks(module, tmp_path) if isinstance(c, EarlyStopping)]

@@ -142,7 +142,9 @@ def validation_schedule(tr: Mapping[str, Any], t: Mapping[str, Any]) -> str:
     every = int(tr.get("check_val_every_n_epoch") or 1)
     when = f"every {vci} batches" if vci else ("every epoch" if every == 1 else f"every {every} epochs")
     patience = t.get("early_stopping_patience")
-    stop = (f"; training stops when it has not improved for {patience} validations (early stopping)"
+    delta = float(t.get("early_stopping_min_delta") or 0.0)
+    by = f" by more than {delta:g} points" if delta else ""
+    stop = (f"; training stops when it has not improved{by} for {patience} validations (early stopping)"
             if patience is not None else "; no early stopping")
     return when + stop
 

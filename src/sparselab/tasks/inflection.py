@@ -248,7 +248,8 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
         extra_kw["val_check_interval"] = min(vci, len(train_dl))
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
-    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"))
+    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
+                               cfg.task.get("early_stopping_min_delta", 0.0))
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], **extra_kw)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)

@@ -176,7 +176,8 @@ class Seq2SeqModule(L.LightningModule):
         return bool(t.should_stop) or (t.max_steps is not None and 0 <= t.max_steps <= t.global_step)
 
     # ---- model selection
-    def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None) -> list[L.Callback]:
+    def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None,
+                  early_stopping_min_delta: float = 0.0) -> list[L.Callback]:
         """``ModelCheckpoint`` keeping the best state by :attr:`metric_name` (and ``EarlyStopping`` on it
         when ``early_stopping_patience`` is not None)."""
         from lightning.pytorch.callbacks import EarlyStopping, ModelCheckpoint
@@ -186,7 +187,8 @@ class Seq2SeqModule(L.LightningModule):
                                                  save_last=False, auto_insert_metric_name=False)]
         if early_stopping_patience is not None:
             cbs.append(EarlyStopping(monitor=self.metric_name, mode=self.metric_mode,
-                                     patience=int(early_stopping_patience)))
+                                     patience=int(early_stopping_patience),
+                                     min_delta=float(early_stopping_min_delta or 0.0)))
         return cbs
 
     def load_best(self, checkpoint) -> bool:
