@@ -335,7 +335,8 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     module = TranslationModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)
-    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"))
+    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
+                               cfg.task.get("early_stopping_min_delta", 0.0))
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], num_sanity_val_steps=0)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
