@@ -14,7 +14,7 @@ import torch
 from sparselab.data import parallel as par
 from sparselab.data.root import PROJECT_ROOT
 from sparselab.data.text import Vocab
-from sparselab.tasks.inflection import build_model
+from sparselab.models.build import build_model
 from sparselab.tasks.translation import TokenAccuracy, bleu_scores, forced_candidates, write_lines
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"

@@ -26,8 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 import torch
-from hydra.utils import instantiate
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
@@ -36,6 +35,7 @@ from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel, beam_se
 from sparselab.engine import record
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
+from sparselab.models.build import build_model, load_model, model_config, save_model
 from sparselab.models.seq2seq import Seq2Seq
 from sparselab.training.seq2seq_module import Seq2SeqModule, SequenceAccuracy
 
@@ -84,48 +84,6 @@ def _loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0):
         return ds, torch.utils.data.DataLoader(ds, batch_sampler=sampler, collate_fn=collate, num_workers=0)
     return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate,
                                            num_workers=0)
-
-
-def model_config(cfg_model, src: Vocab, tgt: Vocab) -> dict:
-    """The model config (``_target_`` and its arguments) with the vocabulary sizes and special ids filled in:
-    a plain dict that :func:`build_model` instantiates and ``model.pt`` stores."""
-    mcfg = OmegaConf.to_container(cfg_model, resolve=True) if not isinstance(cfg_model, dict) else dict(cfg_model)
-    mcfg.update(src_vocab=len(src), tgt_vocab=len(tgt), src_pad_id=src.pad_id, tgt_pad_id=tgt.pad_id,
-                bos_id=tgt.bos_id, eos_id=tgt.eos_id)
-    return mcfg
-
-
-def build_model(mcfg: dict) -> Seq2Seq:
-    """``hydra.utils.instantiate`` of the model config; a value the model rejects (an odd hidden size, an
-    initial learned α outside (1, 2)) is a :class:`ConfigError` naming it, not a traceback."""
-    from hydra.errors import InstantiationException
-
-    try:
-        return instantiate(mcfg)
-    except InstantiationException as err:
-        cause = err.__cause__
-        if isinstance(cause, ValueError):
-            raise ConfigError(f"model: {cause}") from err
-        raise
-
-
-def save_model(path: Path, model: Seq2Seq, mcfg: dict, src: Vocab, tgt: Vocab, alpha: float, attn_alpha: float,
-               langs: list[str]) -> None:
-    """Weights and everything needed to rebuild the model, as plain containers (loads with weights_only=True)."""
-    torch.save({"state_dict": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "model_cfg": mcfg,
-                "src_vocab": src.to_dict(), "tgt_vocab": tgt.to_dict(), "alpha": float(alpha),
-                "attn_alpha": float(attn_alpha), "languages": list(langs)}, path)
-
-
-def load_model(path: Path, device=None):
-    blob = torch.load(path, map_location="cpu", weights_only=True)
-    src, tgt = Vocab.from_dict(blob["src_vocab"]), Vocab.from_dict(blob["tgt_vocab"])
-    model = build_model(blob["model_cfg"])
-    model.load_state_dict(blob["state_dict"])
-    model.eval()
-    if device is not None:
-        model.to(device)
-    return model, src, tgt, blob
 
 
 def _device(step_model) -> torch.device:

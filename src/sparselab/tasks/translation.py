@@ -52,7 +52,7 @@ from sparselab.data.text import BucketBatchSampler, PadCollate, PairDataset, Voc
 from sparselab.decoding.beam import Seq2SeqStepModel, beam_search
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
-from sparselab.tasks.inflection import build_model, model_config, save_model
+from sparselab.models.build import build_model, model_config, save_model
 from sparselab.training.seq2seq_module import Seq2SeqModule
 
 log = logging.getLogger("sparselab")
