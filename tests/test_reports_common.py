@@ -184,7 +184,8 @@ def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
     assert commands(monkeypatch, martins.PLANS["smoke"], "smoke") == [
         ["-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "paths.runs=/r", "data.name=emotions,scene"],
         ["-m", "experiment=martins2016/figure3_label_proportions", "profile=smoke", "paths.runs=/r",
-         "data.length=200,1000"]]
+         "data.length=200,1000"],
+        ["-m", "experiment=martins2016/table3_snli", "profile=smoke", "paths.runs=/r", "task.l2=0", "seed=0"]]
     assert all("hydra/launcher" not in " ".join(c) for c in commands(monkeypatch, martins.PLANS["cpu"], "cpu", jobs=1))
     assert runner.launcher_overrides("parallel", None) == ["hydra/launcher=parallel"]
 

@@ -48,7 +48,8 @@ def without_reuters(text: str) -> str:
 
 @pytest.mark.parametrize("paper, module, files", [
     ("peters2019", peters2019, ("table1.md", "sparsity.md", "examples.md", "per_language.csv")),
-    ("martins2016", martins2016, ("table2_multilabel.md", "figure3_label_proportions.md")),
+    ("martins2016", martins2016, ("table2_multilabel.md", "figure3_label_proportions.md", "table3_snli.md",
+                                  "table4_examples.md")),
 ])
 def test_smoke_reports_match_the_pre_refactor_tables(runs, tmp_path, paper, module, files):
     module.write_reports("smoke", tmp_path, smoke_options(paper), runs)

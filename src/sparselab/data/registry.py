@@ -21,7 +21,7 @@ PROVENANCE.md files of the shared data folder, which users need not have).
   ``sha256`` (and ``archive_sha256``) ``lock``: not knowable when this registry was written (no reachable copy);
   ``fetch`` records it on the first download in ``<root>/<name>/sha256.lock.json`` and verifies against that lock
   afterwards (see :mod:`sparselab.data.fetch`). The ``*_full`` entries below (the training sets of Peters et al.
-  2019's MT experiments, official upstream archives) are of this kind.
+  2019's MT experiments and full SNLI, official upstream archives) and ``glove_840b_300d`` are of this kind.
 """
 from __future__ import annotations
 
@@ -690,7 +690,7 @@ yeast/yeast.xml	526	c3056cc26444b5158b1588d1b73bec9c45429e10f0957ad085903423cb81
         'source': 'github.com/uclnlp/inferbeddings @ 80492a7aebcdcac21e758514c8af403d77e8594a (dev/test), 979314241def47766b9c2e9df5b4663c37eef5f7 (train 1%)',
         'upstream': 'https://nlp.stanford.edu/projects/snli/ (snli_1.0.zip)',
         'missing': ['full train snli_1.0_train.jsonl (550,152 pairs)'],
-        'note': 'train is only a 1% sample (numpy RandomState(0)).',
+        'note': 'train is only a 1% sample (numpy RandomState(0)); the full training set is registered as snli_1.0_full (official archive).',
         "files": """\
 snli_1.0_dev.jsonl.gz	1004730	e5cfcc71b4846c40e06bae364a13312adeb434884e9a7cedf67037bdd212e39d	https://raw.githubusercontent.com/uclnlp/inferbeddings/80492a7aebcdcac21e758514c8af403d77e8594a/data/snli/snli_1.0_dev.jsonl.gz	-
 snli_1.0_test.jsonl.gz	1005357	ef5f0721f18e6aafd80f0d67aa2ef9784277aa08ba6a582c03fc381367282ac5	https://raw.githubusercontent.com/uclnlp/inferbeddings/80492a7aebcdcac21e758514c8af403d77e8594a/data/snli/snli_1.0_test.jsonl.gz	-
@@ -826,6 +826,30 @@ training/europarl-v8.ro-en.en	-	lock	http://data.statmt.org/wmt16/translation-ta
 training/europarl-v8.ro-en.ro	-	lock	http://data.statmt.org/wmt16/translation-task/training-parallel-ep-v8.tgz	archive_sha256=lock;member=training/europarl-v8.ro-en.ro
 SETIMES2.en-ro.en	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.en
 SETIMES2.en-ro.ro	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.ro
+""",
+    },
+    'snli_1.0_full': {
+        'status': 'complete',
+        'title': 'SNLI 1.0 full training set (550,152 pairs) with dev and test, official archive; Martins & Astudillo 2016 Table 3',
+        'source': 'official upstream (nlp.stanford.edu snli_1.0.zip); sha256 recorded on first download (lock)',
+        'upstream': 'https://nlp.stanford.edu/projects/snli/',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy of the full train file); users with internet fetch it (~90 MB zip). sha256 unknown here: recorded in sha256.lock.json on first download. The archive member names are as documented upstream, not verified offline. Offline: snli_1.0 (dev, test, 1% of train).',
+        "files": """\
+snli_1.0/snli_1.0_train.jsonl	-	lock	https://nlp.stanford.edu/projects/snli/snli_1.0.zip	archive_sha256=lock;member=snli_1.0/snli_1.0_train.jsonl
+snli_1.0/snli_1.0_dev.jsonl	-	lock	https://nlp.stanford.edu/projects/snli/snli_1.0.zip	archive_sha256=lock;member=snli_1.0/snli_1.0_dev.jsonl
+snli_1.0/snli_1.0_test.jsonl	-	lock	https://nlp.stanford.edu/projects/snli/snli_1.0.zip	archive_sha256=lock;member=snli_1.0/snli_1.0_test.jsonl
+""",
+    },
+    'glove_840b_300d': {
+        'status': 'complete',
+        'title': 'GloVe 840B 300d (2.2M cased words, Common Crawl), official archive; the vectors of Martins & Astudillo 2016 Table 3',
+        'source': 'official upstream (nlp.stanford.edu glove.840B.300d.zip); sha256 recorded on first download (lock)',
+        'upstream': 'https://nlp.stanford.edu/projects/glove/',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy); users with internet fetch it (2.0 GB zip, 5.6 GB text). sha256 unknown here: recorded in sha256.lock.json on first download. Offline stand-in: glove_6b_50d.',
+        "files": """\
+glove.840B.300d.txt	-	lock	https://nlp.stanford.edu/data/glove.840B.300d.zip	archive_sha256=lock;member=glove.840B.300d.txt
 """,
     },
     'glove_6b_50d': {

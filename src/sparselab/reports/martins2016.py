@@ -5,11 +5,13 @@
              available here) and, as extra rows, yeast, enron, medical, bibtex, tmc2007-500;
 * Figure 3 – mean squared error and Jensen-Shannon divergence of label proportions predicted with
              the softmax and sparsemax losses on synthetic documents, against the average document
-             length, for K in {10, 50} labels and uniform / random mixtures.
+             length, for K in {10, 50} labels and uniform / random mixtures;
+* Table 3, Table 4 – SNLI with no / logistic / soft / sparse attention (and 1.5-entmax, learned α):
+             accuracy, attention examples and heatmaps (built by :mod:`.martins2016_snli`).
 
 Each report is built in four steps: load the records, compute the cells, format the text, write the
-file. Every number comes from a run record of the sweeps ``martins2016/table2_multilabel`` and
-``martins2016/figure3_label_proportions``.
+file. Every number comes from a run record of the sweeps ``martins2016/table2_multilabel``,
+``martins2016/figure3_label_proportions`` and ``martins2016/table3_snli``.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import figures
+from . import martins2016_snli as snli
 from .index import write_configs, write_index
 from .records import data_relative, load
 from .reference import reference
@@ -40,6 +43,7 @@ ARTIFACTS = [
     ("Figure 3 (label proportions)", "figure3_label_proportions.png",
      "MSE and JS divergence vs average document length, {uniform, random} x {K=10, K=50}, error bars over seeds"),
     ("Figure 3 table", "figure3_label_proportions.md", "the numbers behind Figure 3 (mean ± std over seeds) and the crossover"),
+    *snli.ARTIFACTS,
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
 ]
 
@@ -413,11 +417,14 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     ref = reference(PAPER) if ref is None else ref
     recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
     recs3, red3 = write_figure3(profile, out, runs, ref)
-    write_configs(out, recs2 + recs3, runs)
+    recs4, red4 = snli.write_snli(profile, out, runs, ref)
+    recs = recs2 + recs3 + recs4
+    write_configs(out, recs, runs)
     notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
-             f"Figure 3: {'; '.join(red3) if red3 else 'none'}.")
-    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs2 + recs3, notes=notes, runs=runs)
-    return recs2 + recs3
+             f"Figure 3: {'; '.join(red3) if red3 else 'none'}. "
+             f"Table 3 / Table 4 (SNLI): {'; '.join(red4) if red4 else 'none'}.")
+    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs)
+    return recs
 
 
 # ================================================================ numbers behind the tables
@@ -427,7 +434,8 @@ FIGURE3_METRICS = ("mse", "js", "mse_std", "js_std")
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Table 2 per (dataset, loss): the F1 scores, CV objective and chosen L2 / threshold per split;
-    Figure 3 per (K, mixture, L, loss): MSE and JS (mean and std over seeds)."""
+    Figure 3 per (K, mixture, L, loss): MSE and JS (mean and std over seeds); Table 3 per (attention, L2,
+    seed): dev / test accuracy and attention statistics."""
     from .numbers import pick
 
     out = {}
@@ -441,4 +449,5 @@ def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     _, data = load_figure3(runs, profile)
     for (K, mix, L, loss), r in sorted(data.items()):
         out[f"figure3/K={K}/{mix}/L={L:g}/{loss}"] = pick(r["metrics"], FIGURE3_METRICS)
+    out.update(snli.numbers(runs, profile))
     return out

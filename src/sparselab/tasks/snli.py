@@ -1,0 +1,254 @@
+"""Task ``snli``: Martins & Astudillo (2016) §4.3, natural language inference with attention (Table 3, Table 4).
+
+One job trains :class:`sparselab.models.nli.NLIClassifier` with one attention variant (``task.attention``,
+whose normaliser module ``task.normalizers[variant]`` is instantiated with Hydra) and one L2 penalty
+(``task.l2``) on SNLI, keeps the state with the best dev accuracy (ModelCheckpoint; EarlyStopping when
+``task.early_stopping_patience`` is set), and measures with it:
+
+* ``dev_acc`` and ``test_acc`` (%);
+* attention sparsity on test: ``attended_words``, the mean number of premise words with nonzero weight, beside
+  ``premise_words``, the mean premise length (for logistic attention every sigmoid is > 0, so the two agree);
+* the attention weights of a few pairs (Table 4 and the heatmaps): the first ``task.examples.n_test`` test
+  pairs and the dev pairs listed in ``task.examples.dev_pair_ids``; drawn as a heatmap that is saved in the
+  run directory and logged to W&B as an image.
+
+The L2 penalty is chosen across jobs by the report (``sparselab.reports.martins2016_snli``), by dev accuracy.
+The record's ``extra`` holds what the report header needs: pair counts, the dropped "-" pairs, the
+out-of-vocabulary rates and the vectors used.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+
+import torch
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+
+from sparselab.data import glove, snli
+from sparselab.data.root import data_root
+from sparselab.engine.context import RunContext
+from sparselab.engine.errors import ConfigError
+from sparselab.models.nli import NLIClassifier
+from sparselab.tasks.multilabel import check_no_mapping
+from sparselab.training.nli_module import NLIModule
+
+log = logging.getLogger("sparselab")
+SPLITS = ("train", "dev", "test")
+FULL_TRAIN = 550152          # SNLI 1.0 training pairs (the data's PROVENANCE.md), before dropping "-"
+OOV_POLICY = ("a fixed random vector per word type, N(0, s²) with s the std of the found vectors' entries, "
+              "not trained")
+HEATMAP = "attention_examples.png"
+
+
+# ------------------------------------------------------------------ configuration
+def normalizer_config(tcfg: DictConfig) -> dict | None:
+    """The normaliser config of ``task.attention`` (None: no attention); unknown variants list the valid ones."""
+    variants = tcfg.normalizers
+    name = str(tcfg.attention)
+    if name not in variants:
+        raise ConfigError(f"task.attention={name!r} is unknown; valid: {', '.join(map(str, variants))}")
+    node = variants[name]
+    return None if node is None else OmegaConf.to_container(node, resolve=True)
+
+
+def model_config(cfg_model, vocab_size: int, dim: int, normalizer: dict | None, pad_id: int) -> dict:
+    mcfg = OmegaConf.to_container(cfg_model, resolve=True)
+    mcfg.update(vocab_size=vocab_size, embedding_dim=dim, normalizer=normalizer, pad_id=pad_id)
+    return mcfg
+
+
+def build_model(mcfg: dict) -> NLIClassifier:
+    from hydra.errors import InstantiationException
+
+    try:
+        return instantiate(mcfg)
+    except InstantiationException as err:
+        if isinstance(err.__cause__, ValueError):
+            raise ConfigError(f"model: {err.__cause__}") from err
+        raise
+
+
+# ------------------------------------------------------------------ data
+def load_data(cfg: DictConfig) -> tuple[dict[str, snli.Split], list[snli.Pair]]:
+    """The three splits and the example pairs (first test pairs + the listed dev pairs, in that order)."""
+    d = cfg.data
+    root = data_root(d.get("root"))
+    splits = snli.load_splits({s: d.splits[s] for s in SPLITS}, root, bool(d.lowercase),
+                              {s: int(d.get(f"max_{s}", 0) or 0) for s in SPLITS})
+    ex = cfg.task.examples
+    examples = list(splits["test"].pairs[: int(ex.n_test)])
+    ids = [str(i) for i in (ex.get("dev_pair_ids") or [])]
+    if ids:
+        dev_file = snli.split_file(d.splits.dev, root)
+        found = {p.pair_id: p for p in snli.read_jsonl(dev_file, bool(d.lowercase), pair_ids=set(ids)).pairs}
+        examples += [found[i] for i in ids if i in found]
+    return splits, examples
+
+
+def oov_stats(splits: dict[str, snli.Split], has_vector) -> dict[str, dict[str, float]]:
+    """Per split: tokens, word types, and how many of each have no pretrained vector."""
+    out = {}
+    for name, split in splits.items():
+        tokens = [w for p in split.pairs for w in (*p.premise, *p.hypothesis)]
+        types = set(tokens)
+        oov_tok = sum(1 for w in tokens if not has_vector(w))
+        oov_types = sum(1 for w in types if not has_vector(w))
+        out[name] = {"tokens": len(tokens), "oov_tokens": oov_tok, "oov_token_rate": oov_tok / max(1, len(tokens)),
+                     "types": len(types), "oov_types": oov_types, "oov_type_rate": oov_types / max(1, len(types))}
+    return out
+
+
+def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> list[str]:
+    """How this run differs from the paper's setting (stated in every report header)."""
+    out = []
+    n_train = splits["train"].lines
+    if n_train < FULL_TRAIN:
+        out.append(f"low-data: {len(splits['train'].pairs):,} training pairs ({n_train:,} lines read) instead of "
+                   f"SNLI's {FULL_TRAIN:,}")
+    if vectors != glove.GLOVE_840B:
+        out.append(f"vectors {vectors} instead of GloVe 840B 300d")
+    for s in ("dev", "test"):
+        limit = int(cfg.data.get(f"max_{s}", 0) or 0)
+        if limit:
+            out.append(f"{s}: first {limit} labelled pairs only")
+    return out
+
+
+def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
+    ds = snli.PairDataset(pairs, vocab)
+    gen = torch.Generator().manual_seed(int(seed)) if shuffle else None
+    return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), shuffle=shuffle, generator=gen,
+                                       collate_fn=lambda items: snli.collate(items, vocab.pad_id), num_workers=0)
+
+
+# ------------------------------------------------------------------ evaluation
+@torch.no_grad()
+def predict(model: NLIClassifier, dl) -> tuple[list[int], list[list[float] | None]]:
+    """Predicted labels and, per pair, the attention weights over its premise words (None without attention)."""
+    model.eval()
+    device = next(model.parameters()).device
+    preds, weights = [], []
+    for batch in dl:
+        batch = {k: v.to(device) for k, v in batch.items()}
+        logits, p = model(batch["premise"], batch["premise_len"], batch["hypothesis"], batch["hypothesis_len"])
+        preds += logits.argmax(-1).tolist()
+        if p is None:
+            weights += [None] * logits.size(0)
+        else:
+            weights += [row[:n].tolist() for row, n in zip(p.float().cpu(), batch["premise_len"].tolist())]
+    return preds, weights
+
+
+def accuracy(preds: list[int], pairs: list[snli.Pair]) -> float:
+    return 100.0 * sum(int(a == p.label) for a, p in zip(preds, pairs)) / max(1, len(pairs))
+
+
+def attention_stats(weights: list[list[float] | None]) -> dict[str, float]:
+    """Mean nonzero-weight premise words, mean premise length, mean largest weight (empty without attention)."""
+    rows = [w for w in weights if w is not None]
+    if not rows:
+        return {}
+    n = len(rows)
+    return {"attended_words": sum(sum(1 for x in w if x > 0) for w in rows) / n,
+            "premise_words": sum(len(w) for w in rows) / n,
+            "max_weight": sum(max(w) for w in rows) / n}
+
+
+def example_rows(model, examples: list[snli.Pair], vocab, n_test: int) -> list[dict]:
+    preds, weights = predict(model, loader(examples, vocab, 64))
+    return [{"split": "test" if i < n_test else "dev", "pair_id": p.pair_id, "line": p.line,
+             "premise": list(p.premise), "hypothesis": list(p.hypothesis), "gold": snli.LABELS[p.label],
+             "pred": snli.LABELS[y], "weights": w} for i, (p, y, w) in enumerate(zip(examples, preds, weights))]
+
+
+def log_heatmap(ctx: RunContext, examples: list[dict], variant: str) -> None:
+    """The examples' attention as one figure: saved in the run dir and logged to W&B (a figure, not floats)."""
+    if not examples or examples[0]["weights"] is None:
+        return
+    import wandb
+
+    from sparselab.reports import figures
+    from sparselab.reports.martins2016_snli import heatmap_figure
+
+    panels = [(f"{e['split']} {e['pair_id']}: {' '.join(e['hypothesis'])} [gold {e['gold']}, pred {e['pred']}]",
+               e["premise"], {variant: e["weights"]}) for e in examples]
+    fig = heatmap_figure(panels, f"attention over the premise ({variant})")
+    ctx.log_metrics({"attention/examples": wandb.Image(fig)})
+    figures.save(fig, ctx.path(HEATMAP), dpi=90)
+
+
+def learned_alpha(model) -> float | None:
+    att = model.attention
+    norm = getattr(att, "normalizer", None) if att is not None else None
+    if getattr(norm, "learnable", False):
+        return float(norm.alpha.detach().cpu().reshape(-1)[0])
+    return None
+
+
+# ------------------------------------------------------------------ task entry
+def run(cfg: DictConfig, ctx: RunContext) -> dict:
+    from sparselab.engine.trainer import make_trainer
+
+    check_no_mapping(cfg)
+    tcfg = cfg.task
+    variant = str(tcfg.attention)
+    normalizer = normalizer_config(tcfg)
+    l2 = float(tcfg.l2)
+    if l2 < 0:
+        raise ConfigError(f"task.l2={l2}: must be >= 0")
+    splits, examples = load_data(cfg)
+    vocab = snli.build_vocab([s.pairs for s in splits.values()] + [examples])
+    vectors = str(cfg.data.vectors)
+    words = vocab.itos
+    found = glove.load(vectors, data_root(cfg.data.get("root")), words[2:])
+    matrix, _ = glove.embedding_matrix(words, found, int(cfg.seed), pad_id=vocab.pad_id)
+    oov = oov_stats(splits, lambda w: w in found.vectors)
+    log.info("snli %s l2=%g: %s; vocab %d, %s found in %s; test OOV token rate %.2f%%", variant, l2,
+             ", ".join(f"{k} {len(s.pairs)} (dropped '-' {s.dropped})" for k, s in splits.items()), len(vocab),
+             len(found.vectors), vectors, 100 * oov["test"]["oov_token_rate"])
+
+    mcfg = model_config(cfg.model, len(vocab), found.dim, normalizer, vocab.pad_id)
+    model = build_model(mcfg)
+    model.set_embeddings(matrix)
+    module = NLIModule(model, lr=float(tcfg.lr), l2=l2, ctx=ctx)
+    train_dl = loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed))
+    dev_dl = loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size))
+    ckpt_dir = ctx.run_dir / "checkpoints"
+    shutil.rmtree(ckpt_dir, ignore_errors=True)   # a killed earlier attempt's files must not be taken as best
+    callbacks = NLIModule.callbacks(ckpt_dir, tcfg.get("early_stopping_patience"),
+                                    tcfg.get("early_stopping_min_delta", 0.0))
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks, num_sanity_val_steps=0)
+    t0 = time.time()
+    trainer.fit(module, train_dl, dev_dl)
+    fit_time = time.time() - t0
+    stop = next((c for c in callbacks if hasattr(c, "stopping_reason")), None)
+    stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
+    module.load_best(callbacks[0])
+    shutil.rmtree(ckpt_dir, ignore_errors=True)
+    model.to(trainer.strategy.root_device)   # Lightning's teardown leaves it on the CPU
+
+    dev_pred, _ = predict(model, dev_dl)
+    test_pred, test_w = predict(model, loader(splits["test"].pairs, vocab, int(tcfg.eval_batch_size)))
+    metrics = {"dev_acc": accuracy(dev_pred, splits["dev"].pairs),
+               "test_acc": accuracy(test_pred, splits["test"].pairs)}
+    metrics.update(attention_stats(test_w))
+    alpha = learned_alpha(model)
+    if alpha is not None:
+        metrics["learned_alpha"] = alpha
+    metrics.update({"best_epoch": float(module.best_epoch), "epochs": float(len(module.history)),
+                    "fit_time_s": fit_time, "train_samples_per_s": module.train_samples / max(1e-9, module.train_time)})
+    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
+    shown = example_rows(model, examples, vocab, min(int(tcfg.examples.n_test), len(examples)))
+    log_heatmap(ctx, shown, variant)
+
+    extra = {
+        "attention": variant, "normalizer": normalizer, "l2": l2, "vectors": vectors, "embedding_dim": found.dim,
+        "oov_policy": OOV_POLICY, "oov": oov, "vocab_size": len(vocab), "vectors_found": len(found.vectors),
+        "splits": {k: {"pairs": len(s.pairs), "dropped_no_gold": s.dropped, "lines": s.lines,
+                       "labels": s.label_counts, "file": str(cfg.data.splits[k])} for k, s in splits.items()},
+        "reductions": reductions(cfg, splits, vectors), "history": module.history, "examples": shown,
+        "stopped_early": bool(stopped_early), "heatmap": HEATMAP if shown and shown[0]["weights"] is not None else None,
+    }
+    return {"metrics": metrics, "best": {"val_acc": module.best_score, "epoch": module.best_epoch}, "extra": extra}
