@@ -18,11 +18,12 @@ Formats (``Source.fmt``):
 - ``xml``: IWSLT/WMT ``<seg id="N"> … </seg>`` lines (``.xml`` / ``.sgm``); both sides must list the same ids.
 
 Several files per side (``paths`` with more than one pattern) are concatenated (WMT16 ro–en: Europarl v8 +
-SETIMES2). Offline corpora here (``../shared/data``): ``multi30k`` (de–en, raw, cased), ``small_parallel_enja``
+SETIMES2; WMT14 en–de: Europarl v7 + Common Crawl + News Commentary v9). Offline corpora here (``../shared/data``): ``multi30k`` (de–en, raw, cased), ``small_parallel_enja``
 (ja–en, **already tokenized and lowercased**: English by the Stanford tokenizer, Japanese by KyTea, so no
-tokenizer runs on it), and the dev/test-only ``iwslt2017`` (JSON), ``kftt`` (raw; Japanese needs MeCab) and
-``wmt16`` (raw). The paper's training sets (``iwslt2017_de_en_full``, ``kftt_full``, ``wmt16_ro_en_full``)
-are in the registry with their official upstream URLs and fetched by users with internet.
+tokenizer runs on it), and the dev/test-only ``iwslt2017`` (JSON), ``kftt`` (raw; Japanese needs MeCab),
+``wmt16`` and ``wmt14`` (raw). The papers' training sets (``iwslt2017_de_en_full``, ``kftt_full``,
+``wmt16_ro_en_full``; ``wmt14_en_de_full`` for Correia et al. 2019's en-de) are in the registry with their
+official upstream URLs and fetched by users with internet.
 """
 from __future__ import annotations
 
@@ -102,6 +103,14 @@ CORPORA: dict[str, Corpus] = {
         "dev": _src("wmt16_ro_en", "newsdev2016.{lang}"),
         "test": _src("wmt16_ro_en", "newstest2016.{lang}"),
     }, note="WMT16 ro-en: Europarl v8 + SETIMES2 for training, newsdev2016 / newstest2016, raw"),
+    "wmt14": Corpus("wmt14", ("en", "de"), {
+        # Correia et al. 2019's en-de: the WMT14 training data (official statmt.org archives, fetched by users)
+        "train": _src("wmt14_en_de_full", "training/europarl-v7.de-en.{lang}", "commoncrawl.de-en.{lang}",
+                      "training/news-commentary-v9.de-en.{lang}"),
+        "dev": _src("wmt14_en_de", "newstest2013.{lang}"),                     # 3,000
+        "test": _src("wmt14_en_de", "newstest2014.{lang}"),                    # full version, 3,003
+    }, note="WMT14 en-de: Europarl v7 + Common Crawl + News Commentary v9 for training, newstest2013 / "
+            "newstest2014 (full, 3,003), raw"),
 }
 
 

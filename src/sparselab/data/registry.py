@@ -21,7 +21,8 @@ PROVENANCE.md files of the shared data folder, which users need not have).
   ``sha256`` (and ``archive_sha256``) ``lock``: not knowable when this registry was written (no reachable copy);
   ``fetch`` records it on the first download in ``<root>/<name>/sha256.lock.json`` and verifies against that lock
   afterwards (see :mod:`sparselab.data.fetch`). The ``*_full`` entries below (the training sets of Peters et al.
-  2019's MT experiments and full SNLI, official upstream archives) and ``glove_840b_300d`` are of this kind.
+  2019's MT experiments, WMT14 en-de for Correia et al. 2019 and full SNLI, official upstream archives) and
+  ``glove_840b_300d`` are of this kind.
 """
 from __future__ import annotations
 
@@ -826,6 +827,22 @@ training/europarl-v8.ro-en.en	-	lock	http://data.statmt.org/wmt16/translation-ta
 training/europarl-v8.ro-en.ro	-	lock	http://data.statmt.org/wmt16/translation-task/training-parallel-ep-v8.tgz	archive_sha256=lock;member=training/europarl-v8.ro-en.ro
 SETIMES2.en-ro.en	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.en
 SETIMES2.en-ro.ro	-	lock	https://object.pouta.csc.fi/OPUS-SETIMES/v2/moses/en-ro.txt.zip	archive_sha256=lock;member=SETIMES2.en-ro.ro
+""",
+    },
+    'wmt14_en_de_full': {
+        'status': 'complete',
+        'title': 'WMT14 en-de training data: Europarl v7 + Common Crawl + News Commentary v9 (~4.5M pairs), official archives; Correia et al. 2019 Table 1',
+        'source': 'official upstream (statmt.org training-parallel-europarl-v7.tgz, training-parallel-commoncrawl.tgz, training-parallel-nc-v9.tgz); sha256 recorded on first download (lock)',
+        'upstream': 'https://www.statmt.org/wmt14/translation-task.html',
+        'missing': [],
+        'note': 'not in ../shared (no reachable copy); users with internet fetch it (three archives, ~1.3 GB, of which the en-de files are kept). sha256 unknown here: recorded in sha256.lock.json on first download. The archive member names are as documented upstream (training/europarl-v7.de-en.*, commoncrawl.de-en.* at the archive root, training/news-commentary-v9.de-en.*), not verified offline. dev/test: wmt14_en_de.',
+        "files": """\
+training/europarl-v7.de-en.de	-	lock	https://www.statmt.org/wmt13/training-parallel-europarl-v7.tgz	archive_sha256=lock;member=training/europarl-v7.de-en.de
+training/europarl-v7.de-en.en	-	lock	https://www.statmt.org/wmt13/training-parallel-europarl-v7.tgz	archive_sha256=lock;member=training/europarl-v7.de-en.en
+commoncrawl.de-en.de	-	lock	https://www.statmt.org/wmt13/training-parallel-commoncrawl.tgz	archive_sha256=lock;member=commoncrawl.de-en.de
+commoncrawl.de-en.en	-	lock	https://www.statmt.org/wmt13/training-parallel-commoncrawl.tgz	archive_sha256=lock;member=commoncrawl.de-en.en
+training/news-commentary-v9.de-en.de	-	lock	https://www.statmt.org/wmt14/training-parallel-nc-v9.tgz	archive_sha256=lock;member=training/news-commentary-v9.de-en.de
+training/news-commentary-v9.de-en.en	-	lock	https://www.statmt.org/wmt14/training-parallel-nc-v9.tgz	archive_sha256=lock;member=training/news-commentary-v9.de-en.en
 """,
     },
     'snli_1.0_full': {

@@ -38,6 +38,7 @@ import logging
 import shutil
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -298,14 +299,31 @@ def autocomplete_examples(model, alpha, test_src, test_tgt, src: Vocab, tgt: Voc
     return out
 
 
-# ------------------------------------------------------------------ task entry
-def run(cfg: DictConfig, ctx: RunContext) -> dict:
-    from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
+# ------------------------------------------------------------------ shared by the translation tasks
+@dataclass
+class MTData:
+    """Everything a translation run trains and tests on: checked splits, tokenized + BPE text, vocabularies
+    and the training / validation datasets (training pairs longer than ``data.max_len`` dropped)."""
+    src_lang: str
+    tgt_lang: str
+    splits: dict
+    corpus: par.Corpus
+    pair_cfg: DictConfig
+    prep: Prepared
+    src: Vocab
+    tgt: Vocab
+    train_ds: PairDataset
+    val_ds: PairDataset
+    n_dropped_long: int
+    prep_time: float
 
-    alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
+
+def prepare_data(cfg: DictConfig, ctx: RunContext) -> MTData:
+    """Read and check every split (before anything is trained), tokenize + BPE (cached), build and save the
+    vocabularies (``vocab.json``) and the datasets."""
     src_lang, tgt_lang = par.parse_pair(cfg.data.pair)
     t_data = time.time()
-    splits, corpus, ps = load_data(cfg)          # every split read and checked before anything is trained
+    splits, corpus, ps = load_data(cfg)
     cache_dir = Path(str(cfg.data.cache_dir)).expanduser()
     prep = prepare({role: (sp.src, sp.tgt) for role, sp in splits.items()}, src_lang, tgt_lang, corpus.pretokenized,
                    int(ps.bpe_merges), bool(ps.bpe_joint), cache_dir, int(cfg.data.get("bpe_min_frequency", 2)),
@@ -321,23 +339,57 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     train_ds = _dataset([tr_src.bpe[i] for i in keep], [tr_tgt.bpe[i] for i in keep], src, tgt)
     va_src, va_tgt = prep.splits["val"]
     val_ds = _dataset(va_src.bpe, va_tgt.bpe, src, tgt)
-    bs = int(cfg.task.batch_size)
-    train_dl = _loader(train_ds, src, tgt, bs, shuffle=True, seed=int(cfg.seed))
-    val_dl = _loader(val_ds, src, tgt, int(cfg.task.decode_batch_size))
     log.info("translation %s (%s): %d train pairs (%d longer than %d BPE tokens dropped, %d empty dropped), "
-             "%d val, %d test; BPE %s %d merges; vocab src %d tgt %d; α=%g attn α=%g; preprocessing %.1fs",
+             "%d val, %d test; BPE %s %d merges; vocab src %d tgt %d; preprocessing %.1fs",
              cfg.data.pair, corpus.name, len(train_ds), len(tr_src.bpe) - len(keep), max_len,
              splits["train"].dropped_empty, len(val_ds), len(splits["test"]), "joint" if ps.bpe_joint else "separate",
-             int(ps.bpe_merges), len(src), len(tgt), alpha, attn_alpha, prep_time)
+             int(ps.bpe_merges), len(src), len(tgt), prep_time)
+    return MTData(src_lang, tgt_lang, splits, corpus, ps, prep, src, tgt, train_ds, val_ds,
+                  len(tr_src.bpe) - len(keep), prep_time)
 
-    mcfg = model_config(cfg.model, src, tgt)
-    model = build_model(mcfg)
-    module = TranslationModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
+
+def test_all(cfg: DictConfig, data: MTData, step_model, out_dir: Path) -> tuple[dict, dict, dict]:
+    """Beam-decode the test set and every extra test set; ``(metrics, test extra, {name: extra set})`` with
+    ``bleu_<name>``/``bleu_tok_<name>`` of the extra sets added to the metrics."""
+    ps = data.pair_cfg
+    te_src, te_tgt = data.prep.splits["test"]
+    metrics, test_extra = evaluate_set(str(ps.test).replace("/", "-"), step_model, te_src, te_tgt, data.prep,
+                                       data.src, data.tgt, cfg, out_dir, data.tgt_lang, data.corpus.pretokenized)
+    extra_sets = {}
+    for role in data.splits:
+        if not role.startswith("extra:"):
+            continue
+        name = role.split(":", 1)[1]
+        s_side, t_side = data.prep.splits[role]
+        m, e = evaluate_set(f"{name}-{str(ps.extra_test[name]).replace('/', '-')}", step_model, s_side, t_side,
+                            data.prep, data.src, data.tgt, cfg, out_dir, data.tgt_lang, data.corpus.pretokenized)
+        extra_sets[name] = {"spec": str(ps.extra_test[name]), "metrics": m, **e}
+        metrics[f"bleu_{name}"] = m["bleu"]
+        metrics[f"bleu_tok_{name}"] = m["bleu_tok"]
+    return metrics, test_extra, extra_sets
+
+
+def data_record(data: MTData) -> dict:
+    """The record's description of the data and its preprocessing."""
+    return {"pair": f"{data.src_lang}-{data.tgt_lang}", "src_lang": data.src_lang, "tgt_lang": data.tgt_lang,
+            "corpus": data.corpus.name,
+            "splits": {role: {"spec": sp.name, "n": len(sp), "files": list(sp.files), "dropped_empty": sp.dropped_empty}
+                       for role, sp in data.splits.items()},
+            "preprocessing": data.prep.info, "n_train_dropped_long": data.n_dropped_long,
+            "bleu_tokenization": bleu_tokenization(data.tgt_lang, data.corpus, data.prep)}
+
+
+def fit(module, train_dl, val_dl, cfg: DictConfig, ctx: RunContext, extra_callbacks=()) -> dict:
+    """Train with the module's model selection (best state by its metric, early stopping when
+    ``task.early_stopping_patience`` is set), load the best state; ``{fit_time_s, stopped_early, steps}``."""
+    from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
+
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
-                               cfg.task.get("early_stopping_min_delta", 0.0))
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], num_sanity_val_steps=0)
+                                 cfg.task.get("early_stopping_min_delta", 0.0))
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep(), *extra_callbacks],
+                           num_sanity_val_steps=0)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
     fit_time = time.time() - t0
@@ -345,49 +397,50 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
     module.load_best(callbacks[0])
     shutil.rmtree(ckpt_dir, ignore_errors=True)
-    model.to(trainer.strategy.root_device)
-    model.eval()
-    save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, [src_lang, tgt_lang])
+    module.model.to(trainer.strategy.root_device)
+    module.model.eval()
+    return {"fit_time_s": fit_time, "stopped_early": bool(stopped_early), "steps": int(trainer.global_step)}
 
-    step_model = Seq2SeqStepModel(model, alpha)
-    out_dir = ctx.run_dir / TRANSLATIONS
-    te_src, te_tgt = prep.splits["test"]
-    test_name = str(ps.test).replace("/", "-")
-    metrics, test_extra = evaluate_set(test_name, step_model, te_src, te_tgt, prep, src, tgt, cfg, out_dir, tgt_lang,
-                                       corpus.pretokenized)
-    extra_sets = {}
-    for role in splits:
-        if not role.startswith("extra:"):
-            continue
-        name = role.split(":", 1)[1]
-        s_side, t_side = prep.splits[role]
-        m, e = evaluate_set(f"{name}-{str(ps.extra_test[name]).replace('/', '-')}", step_model, s_side, t_side, prep,
-                            src, tgt, cfg, out_dir, tgt_lang, corpus.pretokenized)
-        extra_sets[name] = {"spec": str(ps.extra_test[name]), "metrics": m, **e}
-        metrics[f"bleu_{name}"] = m["bleu"]
-        metrics[f"bleu_tok_{name}"] = m["bleu_tok"]
 
-    sp_metrics, sp_extra = teacher_forced_sparsity(model, val_dl, alpha, tgt.pad_id)
-    auto = autocomplete_examples(model, alpha, te_src, te_tgt, src, tgt, int(cfg.task.n_autocomplete),
-                                 cfg.task.get("autocomplete_max_candidates"))
-    ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
+def training_metrics(module, fitted: dict, data: MTData) -> dict:
+    """Model selection, speed and size numbers of a fitted :class:`TranslationModule`."""
     tps = module.tokens_per_s()
     sps = module.train_samples / module.train_time if module.train_time > 0 else 0.0
     best = module.best_score if module.best_score is not None else -1.0
     best_step = max((h for h in module.history), key=lambda h: h["val_acc"], default={}).get("step", -1)
+    return {"val_acc_best": best, "best_step": float(best_step), "steps": float(fitted["steps"]),
+            "train_tgt_tokens_per_s": tps, "train_samples_per_s": sps, "fit_time_s": fitted["fit_time_s"],
+            "train_time_s": module.train_time, "preprocess_time_s": data.prep_time,
+            "train_tgt_tokens": float(module.train_tgt_tokens), "n_train": float(len(data.train_ds)),
+            "src_vocab": float(len(data.src)), "tgt_vocab": float(len(data.tgt))}
+
+
+# ------------------------------------------------------------------ task entry
+def run(cfg: DictConfig, ctx: RunContext) -> dict:
+    alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
+    data = prepare_data(cfg, ctx)
+    src, tgt = data.src, data.tgt
+    log.info("α=%g attn α=%g", alpha, attn_alpha)
+    train_dl = _loader(data.train_ds, src, tgt, int(cfg.task.batch_size), shuffle=True, seed=int(cfg.seed))
+    val_dl = _loader(data.val_ds, src, tgt, int(cfg.task.decode_batch_size))
+
+    mcfg = model_config(cfg.model, src, tgt)
+    model = build_model(mcfg)
+    module = TranslationModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
+    fitted = fit(module, train_dl, val_dl, cfg, ctx)
+    save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, [data.src_lang, data.tgt_lang])
+
+    metrics, test_extra, extra_sets = test_all(cfg, data, Seq2SeqStepModel(model, alpha), ctx.run_dir / TRANSLATIONS)
+    sp_metrics, sp_extra = teacher_forced_sparsity(model, val_dl, alpha, tgt.pad_id)
+    te_src, te_tgt = data.prep.splits["test"]
+    auto = autocomplete_examples(model, alpha, te_src, te_tgt, src, tgt, int(cfg.task.n_autocomplete),
+                                 cfg.task.get("autocomplete_max_candidates"))
+    ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
     metrics.update(sp_metrics)
-    metrics.update({"val_acc_best": best, "best_step": float(best_step), "steps": float(trainer.global_step),
-                    "train_tgt_tokens_per_s": tps, "train_samples_per_s": sps, "fit_time_s": fit_time,
-                    "train_time_s": module.train_time, "preprocess_time_s": prep_time,
-                    "train_tgt_tokens": float(module.train_tgt_tokens), "n_train": float(len(train_ds)),
-                    "src_vocab": float(len(src)), "tgt_vocab": float(len(tgt))})
+    metrics.update(training_metrics(module, fitted, data))
     ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
-    extra = {"pair": str(cfg.data.pair), "src_lang": src_lang, "tgt_lang": tgt_lang, "corpus": corpus.name,
-             "splits": {role: {"spec": sp.name, "n": len(sp), "files": list(sp.files), "dropped_empty": sp.dropped_empty}
-                        for role, sp in splits.items()},
-             "test": {"spec": str(ps.test), **test_extra}, "extra_test": extra_sets,
-             "preprocessing": prep.info, "history": module.history, "stopped_early": bool(stopped_early),
-             "autocomplete": auto, "model_file": MODEL_FILE, "n_train_dropped_long": len(tr_src.bpe) - len(keep),
-             "bleu_tokenization": bleu_tokenization(tgt_lang, corpus, prep),
-             **sp_extra}
-    return {"metrics": metrics, "best": {"val_acc": best, "step": best_step}, "extra": extra}
+    extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra}, "extra_test": extra_sets,
+             "history": module.history, "stopped_early": fitted["stopped_early"], "autocomplete": auto,
+             "model_file": MODEL_FILE, **sp_extra}
+    return {"metrics": metrics, "best": {"val_acc": metrics["val_acc_best"], "step": int(metrics["best_step"])},
+            "extra": extra}
