@@ -7,7 +7,7 @@ import pytest
 import sparselab.mappings as M
 
 CITATION = re.compile(r"(Martins & Astudillo 2016|Peters et al\. 2019|Correia et al\. 2019|Blondel et al\. 2020|"
-                      r"Tsallis 1988|Bridle 1990)")
+                      r"Tsallis 1988|Bridle 1990|Santos et al\. 2024)")
 # A cited algorithm / proposition / equation number, or an equation written out: ` = ` with spaces
 # (not `dim=-1`, `==`, `>=`) and an operator or bracket on one side (not just `alpha = 1.5`).
 REFERENCE = re.compile(r"(Alg\. \d|Prop\. \d|Eq\. \d)")
@@ -29,7 +29,8 @@ def _public():
 def test_public_api_is_nonempty():
     names = {n for n, _ in _public()}
     assert {"softmax", "sparsemax", "entmax15", "entmax_bisect", "entmax", "tsallis_entropy", "fy_loss",
-            "Entmax", "FYLoss"} <= names
+            "Entmax", "FYLoss",
+            "normmax_bisect", "budget_bisect", "normmax_loss", "Normmax", "NormmaxLoss"} <= names
 
 
 @pytest.mark.parametrize("name,obj", _public())

@@ -147,14 +147,16 @@ def _compiled_ok(z, eps, n_iter):
         return bool(((eps > 0) & (eps <= 1)).all())
 
 
-def entmax_alpha_lastdim(z: torch.Tensor, eps, n_iter=None, return_state: bool = False):
+def entmax_alpha_lastdim(z: torch.Tensor, eps, n_iter=None, return_state: bool = False, compiled_ok=None):
     """Forward solver on the last dim.  ``eps = alpha - 1`` (float or tensor (...,1)).
+    ``compiled_ok``: the caller's ``_compiled_ok(z, eps, None)`` if it has it (saves a sync).
 
     Returns p, or (p, m, t) with the row max m and threshold t at which p was
     evaluated (the compiled backward recomputes u from them).
     """
     global last_n_iter
-    if _compiled_ok(z, eps, n_iter):
+    ok = _compiled_ok(z, eps, n_iter) if compiled_ok is None else (compiled_ok and n_iter is None)
+    if ok:
         k = _beta_int(eps)
         fn = _ALPHA_FWD.get(k)
         if fn is None:
@@ -275,7 +277,10 @@ class EntmaxBisectFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, alpha, n_iter):
         eps = alpha - 1
-        p, m, t = entmax_alpha_lastdim(x, eps, n_iter, return_state=True)
+        # eligibility for the fused kernels (a host sync for a tensor alpha), decided once
+        # for the forward and the backward (same x and alpha)
+        ctx.compiled_ok = _compiled_ok(x, eps, None)
+        p, m, t = entmax_alpha_lastdim(x, eps, n_iter, return_state=True, compiled_ok=ctx.compiled_ok)
         ctx.alpha_float = None if isinstance(alpha, torch.Tensor) else alpha
         tensors = (x, p, m, t) + ((alpha,) if ctx.alpha_float is None else ())
         ctx.save_for_backward(*tensors)
@@ -290,7 +295,7 @@ class EntmaxBisectFunction(torch.autograd.Function):
             alpha = ctx.alpha_float
         eps = alpha - 1
         need_alpha = ctx.alpha_float is None and ctx.needs_input_grad[1]
-        if _compiled_ok(g, eps, None) and g.dtype == x.dtype:
+        if ctx.compiled_ok and g.dtype == x.dtype and _compile.use_compiled(g):
             fn = _ALPHA_BWD.get(need_alpha)
             if fn is None:
                 fn = _ALPHA_BWD[need_alpha] = _fused.make_alpha_bwd(None, need_alpha)

@@ -23,7 +23,8 @@ from __future__ import annotations
 import torch
 
 from . import _compile, _solvers
-from ._validate import check_alpha, check_alpha_float, check_input, check_n_iter, compute_dtype
+from ._validate import (check_alpha, check_input, check_n_iter, check_normmax_alpha,
+                        compute_dtype)
 from .bisect import entmax_alpha_lastdim
 from .dispatch import exact_case
 from .tsallis import tsallis_lastdim
@@ -140,15 +141,16 @@ class FYLossFunction(torch.autograd.Function):
         return gz, None, ga, None, None
 
 
-def _alpha_rows(alpha, scores, batch_shape, class_dim):
-    """Validate alpha and return a float or an (M, 1) tensor (one alpha per row)."""
+def _alpha_rows(alpha, scores, batch_shape, class_dim, normmax=False):
+    """Validate alpha (> 0; > 1 for ``normmax``) and return a float or an (M, 1) tensor (one alpha per row)."""
+    check = check_normmax_alpha if normmax else check_alpha
     if not isinstance(alpha, torch.Tensor):
-        return check_alpha_float(alpha)
+        return check(alpha, scores, class_dim)  # a float
     # Accept the target's shape (one alpha per row, e.g. (N,)) as well as shapes
     # broadcastable to the scores with size 1 along the class dim (e.g. (N, 1)).
     if alpha.ndim == len(batch_shape) and alpha.ndim > 0 and scores.ndim > 1:
         alpha = alpha.unsqueeze(class_dim)
-    a = check_alpha(alpha, scores, class_dim)
+    a = check(alpha, scores, class_dim)
     if scores.ndim > 1:
         a = a.movedim(class_dim, -1)
     a = a.expand(tuple(batch_shape) + (1,))
@@ -173,6 +175,12 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
     loss finite; a -inf score on the target class gives +inf.  For 0 < alpha < 1,
     p* is dense (every finite score gets mass), so the loss is positive for a class target.
     """
+    return _fenchel_young(FYLossFunction.apply, scores, target, alpha, reduction, ignore_index, n_iter)
+
+
+def _fenchel_young(rows_fn, scores, target, alpha, reduction, ignore_index, n_iter, normmax=False):
+    """Argument checks, reshaping to (M, C) rows and reduction shared by the losses;
+    ``rows_fn(z, y, alpha_rows, ignore_index, n_iter)`` computes the row losses."""
     check_input(scores, "scores")
     if not isinstance(target, torch.Tensor):
         raise ValueError(f"target: expected a torch.Tensor, got {type(target).__name__}")
@@ -205,7 +213,7 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
             bad = keep & ((target < 0) | (target >= C))
             if bool(bad.any()):
                 raise ValueError(f"target: class index out of range [0, {C})")
-    a = _alpha_rows(alpha, scores, batch_shape, class_dim)
+    a = _alpha_rows(alpha, scores, batch_shape, class_dim, normmax)
 
     out_dtype = scores.dtype
     cd = compute_dtype(scores.dtype)
@@ -221,7 +229,7 @@ def fy_loss(scores, target, alpha=1.5, reduction: str = "mean", ignore_index: in
     if z.shape[0] == 0:
         rows = z.sum(-1)  # empty, keeps the graph
     else:
-        rows = FYLossFunction.apply(z, y, a, ignore_index, n_iter)
+        rows = rows_fn(z, y, a, ignore_index, n_iter)
     rows = rows.reshape(batch_shape)
     if reduction == "none":
         out = rows
@@ -251,3 +259,85 @@ def entmax15_loss(scores, target, reduction: str = "mean", ignore_index: int = -
 def sparsemax_loss(scores, target, reduction: str = "mean", ignore_index: int = -100):
     """sparsemax loss (Martins & Astudillo 2016, Eq. 26): ``fy_loss`` at alpha = 2."""
     return fy_loss(scores, target, 2.0, reduction, ignore_index)
+
+
+# ------------------------------------------------------------------ normmax loss
+def _norm_alpha(p: torch.Tensor, alpha, need_da: bool):
+    """(||p||_alpha, d||p||_alpha/dalpha or None) per row (keepdim=False), computed on p/max(p)
+    so that p^alpha neither under- nor overflows:
+        ||p||_alpha = M R^{1/alpha},  R = sum (p/M)^alpha,
+        d||p||_alpha/dalpha = (||p||_alpha/alpha) (sum (p/M)^alpha log(p/M) / R - log(R)/alpha)."""
+    M = p.amax(-1, keepdim=True)
+    ratio = p / torch.where(M > 0, M, 1.0)
+    pos = ratio > 0
+    lr = torch.log(torch.where(pos, ratio, 1.0))
+    r = torch.where(pos, torch.exp(alpha * lr), 0.0)
+    R = r.sum(-1, keepdim=True)
+    Rs = torch.where(R > 0, R, 1.0)
+    N = torch.where(R > 0, M * torch.exp(torch.log(Rs) / alpha), 0.0)
+    dN = None
+    if need_da:
+        dN = ((N / alpha) * ((r * lr).sum(-1, keepdim=True) / Rs - torch.log(Rs) / alpha)).squeeze(-1)
+    return N.squeeze(-1), dN
+
+
+def _normmax_loss_rows(z, p, target, alpha, need_da: bool, dist: bool, ignore_index: int):
+    """Row losses <w, p - y> - ||p||_alpha + ||y||_alpha (w = z - max) and dL/dalpha per row."""
+    w, _ = _solvers.shift_by_max(z)
+    Np, dNp = _norm_alpha(p, alpha, need_da)
+    wp = torch.where(p > 0, w * p, 0.0).sum(-1)  # -inf scores off the support contribute 0
+    if dist:
+        Ny, dNy = _norm_alpha(target, alpha, need_da)
+        wy = torch.where(target > 0, w * target, 0.0).sum(-1)
+        loss = wp - wy - Np + Ny
+        dL = dNy - dNp if need_da else None
+        return loss, dL
+    keep = target != ignore_index
+    gold = torch.where(keep, target, 0).unsqueeze(-1)
+    loss = wp - w.gather(-1, gold).squeeze(-1) - Np + 1  # ||one-hot||_alpha = 1
+    loss = torch.where(keep, loss, 0.0)
+    dL = torch.where(keep, -dNp, 0.0) if need_da else None
+    return loss, dL
+
+
+class NormmaxLossFunction(torch.autograd.Function):
+    """Row losses L(z; y) = <z, p* - y> - ||p*||_alpha + ||y||_alpha (Blondel et al. 2020, Omega =
+    ||.||_alpha; Santos et al. 2024) for 2-D scores (M, C), backward p* - y; by Danskin's theorem
+    dL/dalpha = d||y||_alpha/dalpha - d||p*||_alpha/dalpha."""
+
+    @staticmethod
+    def forward(ctx, z, target, alpha, ignore_index, n_iter):
+        from .normmax import normmax_lastdim
+
+        need_da = isinstance(alpha, torch.Tensor) and ctx.needs_input_grad[2]
+        dist = target.is_floating_point()
+        p = normmax_lastdim(z, alpha, n_iter)[0]
+        loss, dL = _normmax_loss_rows(z, p, target, alpha, need_da, dist, ignore_index)
+        ctx.dist, ctx.ignore_index = dist, ignore_index
+        ctx.alpha_shape = alpha.shape if isinstance(alpha, torch.Tensor) else None
+        ctx.save_for_backward(p, target, dL if dL is not None else torch.empty(0))
+        return loss
+
+    @staticmethod
+    def backward(ctx, g):
+        p, target, dL = ctx.saved_tensors
+        gz = _loss_grad(p, target, g, ctx.dist, ctx.ignore_index) if ctx.needs_input_grad[0] else None
+        ga = None
+        if ctx.alpha_shape is not None and ctx.needs_input_grad[2] and dL.numel():
+            ga = (dL * g).unsqueeze(-1).sum_to_size(ctx.alpha_shape)
+        return gz, None, ga, None, None
+
+
+def normmax_loss(scores, target, alpha=2.0, reduction: str = "mean", ignore_index: int = -100, n_iter=None):
+    """Fenchel-Young loss of alpha-normmax (Blondel et al. 2020 with the norm regulariser
+    Omega(p) = ||p||_alpha; Santos et al. 2024):
+        L(z; y) = Omega*(z) + Omega(y) - <z, y> = <z, p* - y> - ||p*||_alpha + ||y||_alpha,
+    p* = normmax_bisect(z, alpha); gradient p* - y.  Zero iff p* = y; for a class target
+    that is z_gold >= z_j + 1 for all j != gold, whatever alpha.
+
+    Same conventions as :func:`fy_loss` (``F.cross_entropy`` shapes, index or probability
+    targets, ``ignore_index``, ``reduction``); ``alpha``: float > 1 or a tensor, one per row,
+    differentiable.  alpha <= 1 raises ``ValueError`` naming ``alpha``.
+    """
+    return _fenchel_young(NormmaxLossFunction.apply, scores, target, alpha, reduction, ignore_index, n_iter,
+                          normmax=True)

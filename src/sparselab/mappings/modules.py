@@ -1,4 +1,4 @@
-"""nn.Module wrappers: ``Entmax`` (fixed or learned alpha) and ``FYLoss``."""
+"""nn.Module wrappers: ``Entmax`` (fixed or learned alpha), ``Normmax``, ``FYLoss`` and ``NormmaxLoss``."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,8 @@ from torch import nn
 from ._validate import check_alpha_float
 from .dispatch import entmax
 from .bisect import entmax_bisect
-from .losses import fy_loss, _REDUCTIONS
+from .losses import fy_loss, normmax_loss, _REDUCTIONS
+from .normmax import normmax_bisect
 
 # Correia et al. 2019 (Adaptively Sparse Transformers) keep a learned alpha in
 # [1.01, 2]: above 1 so the mapping stays sparse-capable and the alpha-gradient
@@ -51,22 +52,34 @@ class Entmax(nn.Module):
             raise ValueError(f"num_heads: expected None or a positive int, got {num_heads!r}")
         if learnable:
             shape = () if num_heads is None else (num_heads,)
-            if alpha_init is None:
-                a = torch.randn(shape)
-            else:
+            self.alpha_init = None
+            if alpha_init is not None:
                 a0 = check_alpha_float(alpha_init, "alpha_init")
                 lo, hi = self._lo, self._hi
                 if not lo < a0 < hi:
                     raise ValueError(
                         f"alpha_init: must lie in ({lo:g}, {hi:g}) for alpha = {lo:g} + {hi - lo:g} sigmoid(a), "
                         f"got {a0}")
-                a = torch.full(shape, math.log((a0 - lo) / (hi - a0)))  # logit((alpha - lo)/(hi - lo))
-            self.a = nn.Parameter(a)
+                self.alpha_init = a0
+            self.a = nn.Parameter(torch.empty(shape))
+            self.reset_parameters()
             self.fixed_alpha = None
         else:
             if num_heads is not None or alpha_init is not None:
                 raise ValueError("num_heads: only meaningful with learnable=True")
             self.fixed_alpha = check_alpha_float(alpha, "alpha")
+
+    def reset_parameters(self) -> None:
+        """Draw ``a`` again: a ~ N(0, 1), or logit((alpha_init - lo)/(hi - lo)) when an initial alpha is set
+        (so that copies of one module, e.g. one per Transformer layer, get independent draws)."""
+        if not self.learnable:
+            return
+        with torch.no_grad():
+            if self.alpha_init is None:
+                self.a.normal_()
+            else:
+                lo, hi = self._lo, self._hi
+                self.a.fill_(math.log((self.alpha_init - lo) / (hi - self.alpha_init)))
 
     @property
     def alpha(self):
@@ -121,6 +134,52 @@ class FYLoss(nn.Module):
 
     def forward(self, scores: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return fy_loss(scores, target, self.alpha, self.reduction, self.ignore_index, self.n_iter)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}, reduction={self.reduction!r}, ignore_index={self.ignore_index}"
+
+
+class Normmax(nn.Module):
+    """alpha-normmax along ``dim`` as a normalizer module (Santos et al. 2024; Blondel et al. 2020):
+        p = argmax_{p in simplex} <p, z> - ||p||_alpha;  see :func:`normmax_bisect`.
+    ``alpha``: float > 1 or a tensor broadcastable to the input with size 1 along ``dim``."""
+
+    def __init__(self, alpha=2.0, dim: int = -1, n_iter=None):
+        super().__init__()
+        if not isinstance(alpha, torch.Tensor):
+            alpha = check_alpha_float(alpha)
+            if alpha <= 1:
+                raise ValueError(f"alpha: normmax needs alpha > 1, got {alpha}")
+        self.alpha = alpha
+        self.dim = dim
+        self.n_iter = n_iter
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return normmax_bisect(x, self.alpha, self.dim, n_iter=self.n_iter)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}, dim={self.dim}"
+
+
+class NormmaxLoss(nn.Module):
+    """Fenchel-Young loss of alpha-normmax as a module (Blondel et al. 2020; Santos et al. 2024):
+    L(z; y) = <z, p* - y> - ||p*||_alpha + ||y||_alpha; see :func:`normmax_loss`."""
+
+    def __init__(self, alpha=2.0, reduction: str = "mean", ignore_index: int = -100, n_iter=None):
+        super().__init__()
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"reduction: expected one of {_REDUCTIONS}, got {reduction!r}")
+        if not isinstance(alpha, torch.Tensor):
+            alpha = check_alpha_float(alpha)
+            if alpha <= 1:
+                raise ValueError(f"alpha: normmax needs alpha > 1, got {alpha}")
+        self.alpha = alpha
+        self.reduction = reduction
+        self.ignore_index = ignore_index
+        self.n_iter = n_iter
+
+    def forward(self, scores: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        return normmax_loss(scores, target, self.alpha, self.reduction, self.ignore_index, self.n_iter)
 
     def extra_repr(self) -> str:
         return f"alpha={self.alpha}, reduction={self.reduction!r}, ignore_index={self.ignore_index}"
