@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
-import random
 import statistics
 import sys
 import time
@@ -33,8 +31,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from training_speed import compose, cpu_description, speeds, time_rounds, zipf_weights  # noqa: E402
 
 import sparselab.mappings as M  # noqa: E402
 from sparselab.models.attention import GlobalAttention  # noqa: E402
@@ -84,13 +82,7 @@ def loss_fn(name: str):
 
 def profile_sizes(profile: str) -> dict:
     """Model and batch sizes of the MT experiment in this profile (the composed Hydra config)."""
-    from hydra import compose, initialize_config_dir
-
-    from sparselab.engine.resolvers import register
-
-    register()                                       # ${by_profile:smoke,cpu,paper}
-    with initialize_config_dir(version_base="1.3", config_dir=str(ROOT / "conf"), job_name="bench"):
-        cfg = compose("config", overrides=["experiment=peters2019/table2_mt", f"profile={profile}"])
+    cfg = compose(["experiment=peters2019/table2_mt", f"profile={profile}"])
     m = cfg.model
     return {"emb": int(m.emb_size), "hidden": int(m.hidden_size), "layers": int(m.enc_layers),
             "batch": int(cfg.task.batch_size)}
@@ -98,8 +90,7 @@ def profile_sizes(profile: str) -> dict:
 
 def make_batches(n: int, batch: int, vocab: int, min_len: int, max_len: int, seed: int) -> list[dict]:
     g = torch.Generator().manual_seed(seed)
-    ranks = torch.arange(1, vocab - 2, dtype=torch.float)
-    zipf = 1.0 / ranks                                # token id 3 + k has probability ∝ 1 / (k + 1)
+    zipf = zipf_weights(vocab)                        # token id 3 + k has probability ∝ 1 / (k + 1)
     out = []
     for _ in range(n):
         sl = torch.randint(min_len, max_len + 1, (batch,), generator=g)
@@ -149,21 +140,9 @@ def run(args) -> str:
             sizes[k] = getattr(args, k)
     batches = make_batches(args.batches, sizes["batch"], args.vocab, args.min_len, args.max_len, args.seed)
     models = {name: (*build(name, sizes, args.vocab, args.seed), loss_fn(name)) for name in MAPPINGS}
-    for name, (model, opt, loss) in models.items():
-        for i in range(args.warmup):
-            step(model, opt, loss, batches[i % len(batches)])
-    times = {name: [] for name in MAPPINGS}
-    tokens = []
-    rng = random.Random(args.seed)
-    for i in range(args.steps):
-        b = batches[i % len(batches)]
-        tokens.append(b["tokens"])
-        order = list(MAPPINGS)
-        rng.shuffle(order)
-        for name in order:
-            model, opt, loss = models[name]
-            times[name].append(step(model, opt, loss, b) / b["tokens"])      # seconds per target token
-    speed = {name: 1.0 / statistics.median(t) for name, t in times.items()}
+    steps_of = {name: (lambda b, m=m: step(*m, b)) for name, m in models.items()}
+    times, tokens = time_rounds(steps_of, batches, args.warmup, args.steps, args.seed)
+    speed = speeds(times)
     paper = paper_speeds()
     rows = []
     for name in MAPPINGS:
@@ -171,7 +150,7 @@ def run(args) -> str:
         pr = (f"{paper[name]:,.0f} ({paper[name] / paper['softmax']:.2f})"
               if name in paper and "softmax" in paper else "–")
         rows.append(f"| {name} | {speed[name]:,.0f} | {ratio:.2f} | {pr} |")
-    device = f"cpu ({platform.processor() or platform.machine()}), {os.cpu_count()} cores"
+    device = cpu_description()
     lines = [
         "# Figure 6 — training speed of the LSTM NMT model, target tokens/s",
         "",

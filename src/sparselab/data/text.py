@@ -208,6 +208,56 @@ class BucketBatchSampler(torch.utils.data.Sampler):
             yield batches[k]
 
 
+
+class TokenBucketBatchSampler(torch.utils.data.Sampler):
+    """Shuffled batches of similar length holding at most ``max_tokens`` padded tokens each (the Transformer's
+    "8192-token batches", OpenNMT-py ``batch_type: tokens``): a batch of n items whose longest side is m
+    tokens counts n·m. An item longer than ``max_tokens`` forms a batch of its own.
+
+    Each epoch: shuffle all indices, cut them into pools of ``pool`` items, sort each pool by length, cut it
+    greedily into batches, shuffle the batch order (seeded by ``seed`` and the epoch). ``lengths``: a dataset
+    with a ``lengths`` attribute of (target, source) lengths, or one length per item.
+    """
+
+    def __init__(self, lengths, max_tokens: int, seed: int = 0, pool: int = 4096):
+        raw = list(getattr(lengths, "lengths", lengths))
+        self.sizes = [max(x) + 1 if isinstance(x, (tuple, list)) else int(x) + 1 for x in raw]  # + BOS/EOS
+        self.max_tokens, self.pool, self.seed, self.epoch = int(max_tokens), int(pool), int(seed), 0
+        if self.max_tokens < 1 or self.pool < 1:
+            raise ValueError(f"max_tokens={max_tokens} and pool={pool} must be ≥ 1")
+        self._batches: tuple[int, list[list[int]]] | None = None
+
+    def _epoch_batches(self) -> list[list[int]]:
+        if self._batches is not None and self._batches[0] == self.epoch:
+            return self._batches[1]
+        g = torch.Generator().manual_seed(self.seed * 100003 + self.epoch)
+        order = torch.randperm(len(self.sizes), generator=g).tolist()
+        batches: list[list[int]] = []
+        for i in range(0, len(order), self.pool):
+            chunk = sorted(order[i: i + self.pool], key=self.sizes.__getitem__)
+            batch, longest = [], 0
+            for j in chunk:
+                m = max(longest, self.sizes[j])
+                if batch and m * (len(batch) + 1) > self.max_tokens:
+                    batches.append(batch)
+                    batch, m = [], self.sizes[j]
+                batch.append(j)
+                longest = m
+            if batch:
+                batches.append(batch)
+        batches = [batches[k] for k in torch.randperm(len(batches), generator=g).tolist()]
+        self._batches = (self.epoch, batches)
+        return batches
+
+    def __len__(self) -> int:
+        return len(self._epoch_batches())
+
+    def __iter__(self):
+        batches = self._epoch_batches()
+        self.epoch += 1
+        yield from batches
+
+
 def collate(batch, src_pad_id: int, tgt_pad_id: int, bos_id: int) -> dict[str, torch.Tensor]:
     """Pad a batch of ``(src ids, tgt ids ending in EOS, index)``: src (B,S), src_len (B,),
     tgt_in (B,T) = BOS + target without its last symbol, tgt_out (B,T) = target, idx (B,)."""

@@ -13,6 +13,10 @@ Shared helpers:
 - :mod:`.numbers`    the numbers behind a paper's tables (pinned for the smoke profile by the tests)
 - :mod:`.runner`     the one command line behind ``pipelines/<paper>.py`` (run the plan, then report)
 
-One module per paper: :mod:`.martins2016`, :mod:`.peters2019`. Each exposes ``PAPER``,
+- :mod:`.wandb_report` a W&B Report per paper (``wandb-workspaces``; an outline offline)
+- :mod:`.mt_common`  what the translation reports share (BLEU cells, signatures, hyp/ref files for sacrebleu)
+
+One module per paper: :mod:`.martins2016` (with :mod:`.martins2016_snli`), :mod:`.peters2019` (with
+:mod:`.peters2019_mt`), :mod:`.correia2019` (with :mod:`.correia2019_figures`). Each exposes ``PAPER``,
 ``ARTIFACTS``, ``write_reports(profile, out, options, runs)`` and ``numbers(runs, profile)``.
 """

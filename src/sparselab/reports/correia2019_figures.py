@@ -1,0 +1,157 @@
+"""The figures of Correia, Niculae & Martins (2019), drawn from plain data (dicts, lists, arrays) into PNGs.
+
+* :func:`alpha_trajectories`   Figure 2: every head's α over training steps, one panel per attention type;
+* :func:`alpha_histograms`     Figure 3: the learned α's per attention type;
+* :func:`density_histograms`   Figure 4: head densities, e.g. 1.5-entmax against α-entmax, per attention type;
+* :func:`sorted_density`       Figure 5: each layer's head densities, sorted, one line per rank;
+* :func:`js_per_layer`         Figure 6: JS head diversity per layer, one line per model;
+* :func:`attention_heads`      one layer's heads for an example sentence, a grid of maps (exact zeros white).
+
+Layer keys may be ints or strings (data read back from JSON); attention types are ``enc_self``, ``dec_self``,
+``context`` (:data:`sparselab.analysis.heads.KINDS`), drawn in that order when present.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from sparselab.analysis.heads import KINDS
+from sparselab.reports import figures
+
+TITLES = {"enc_self": "encoder self-attention", "dec_self": "decoder self-attention", "context": "context attention"}
+
+
+def _kinds(*dicts: Mapping) -> list[str]:
+    present = {k for d in dicts for k in d}
+    unknown = present - set(KINDS)
+    if unknown:
+        raise ValueError(f"unknown attention type(s) {sorted(unknown)}; expected {', '.join(KINDS)}")
+    return [k for k in KINDS if k in present]
+
+
+def _panels(n: int, width: float = 4.5, height: float = 3.5):
+    plt = figures.pyplot()
+    fig, axes = plt.subplots(1, max(1, n), figsize=(width * max(1, n), height), squeeze=False)
+    return fig, axes[0]
+
+
+def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None = None) -> Path:
+    """``history``: :attr:`sparselab.training.alpha_trajectory.AlphaTrajectory.history`, i.e.
+    ``[{"step": s, "alpha": {"<kind>/l<layer>": [α per head]}}]``. Colour = layer."""
+    if not history:
+        raise ValueError("alpha_trajectories: empty history (no learned α recorded)")
+    steps = [int(h["step"]) for h in history]
+    sites = list(history[0]["alpha"])
+    by_kind: dict[str, list[str]] = {}
+    for site in sites:
+        by_kind.setdefault(site.split("/")[0], []).append(site)
+    kinds = _kinds(by_kind)
+    plt = figures.pyplot()
+    fig, axes = _panels(len(kinds))
+    for ax, kind in zip(axes, kinds):
+        layers = sorted(by_kind[kind], key=lambda s: int(s.split("/l")[-1]))
+        colors = plt.cm.viridis(np.linspace(0, 0.9, len(layers)))
+        for color, site in zip(colors, layers):
+            values = np.array([h["alpha"][site] for h in history])      # (steps, heads)
+            for j in range(values.shape[1]):
+                ax.plot(steps, values[:, j], color=color, lw=1, label=f"layer {site.split('/l')[-1]}" if j == 0 else None)
+        ax.set(title=TITLES[kind], xlabel="training step", ylabel="α", ylim=(0.95, 2.05))
+        ax.legend(fontsize=7, loc="best")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def alpha_histograms(alphas: Mapping[str, Sequence[float]], path: Path, bins: int = 20) -> Path:
+    """``alphas``: ``{kind: [α of every head]}`` (:func:`sparselab.analysis.heads.alphas_by_kind`)."""
+    kinds = _kinds(alphas)
+    fig, axes = _panels(len(kinds))
+    for ax, kind in zip(axes, kinds):
+        ax.hist(alphas[kind], bins=bins, range=(1.0, 2.0), color="tab:blue", edgecolor="white")
+        ax.set(title=TITLES[kind], xlabel="learned α", ylabel="heads")
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def density_histograms(densities: Mapping[str, Mapping[str, Sequence[float]]], path: Path, bins: int = 20) -> Path:
+    """``densities``: ``{model label: {kind: [density of every head]}}``, overlaid per attention type."""
+    kinds = _kinds(*densities.values())
+    fig, axes = _panels(len(kinds))
+    for ax, kind in zip(axes, kinds):
+        for label, per_kind in densities.items():
+            if kind in per_kind:
+                ax.hist(per_kind[kind], bins=bins, range=(0.0, 1.0), alpha=0.5, label=label)
+        ax.set(title=TITLES[kind], xlabel="head density (share of nonzero weights)", ylabel="heads")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
+    """``densities``: ``{model label: {kind: {layer: [density per head]}}}``. Per layer the heads are sorted;
+    line r joins the r-th sparsest head of every layer, so the spread of the lines is the spread within layers."""
+    kinds = _kinds(*densities.values())
+    plt = figures.pyplot()
+    fig, axes = _panels(len(kinds))
+    colors = dict(zip(densities, plt.cm.tab10.colors))
+    for ax, kind in zip(axes, kinds):
+        for label, per_kind in densities.items():
+            layers = sorted(per_kind.get(kind, {}), key=int)
+            if not layers:
+                continue
+            x = [int(layer) for layer in layers]
+            ranked = np.array([sorted(per_kind[kind][layer]) for layer in layers])   # (layers, heads)
+            for r in range(ranked.shape[1]):
+                ax.plot(x, ranked[:, r], color=colors[label], lw=0.8, marker=".", label=label if r == 0 else None)
+        ax.set(title=TITLES[kind], xlabel="layer", ylabel="head density", ylim=(-0.02, 1.02))
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
+    """``js``: ``{model label: {kind: {layer: mean JS head diversity}}}``, one line per model."""
+    kinds = _kinds(*js.values())
+    fig, axes = _panels(len(kinds))
+    for ax, kind in zip(axes, kinds):
+        for label, per_kind in js.items():
+            layers = sorted(per_kind.get(kind, {}), key=int)
+            if layers:
+                ax.plot([int(layer) for layer in layers], [per_kind[kind][layer] for layer in layers], marker="o",
+                        label=label)
+        ax.set(title=TITLES[kind], xlabel="layer", ylabel="JS head diversity")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: Sequence[str],
+                    title: str | None = None, head_titles: Sequence[str] | None = None, ncols: int = 4) -> Path:
+    """``attn``: (H, Lq, Lk) weights of one layer for one sentence (no padding). Exact zeros are drawn white,
+    so the support of a sparse head is visible."""
+    a = np.asarray(attn, dtype=float)
+    if a.ndim != 3 or a.shape[1:] != (len(query_tokens), len(key_tokens)):
+        raise ValueError(f"attn: expected (H, {len(query_tokens)}, {len(key_tokens)}) for the tokens, got {a.shape}")
+    H = a.shape[0]
+    ncols = min(ncols, H)
+    nrows = -(-H // ncols)
+    side = 0.28 * max(len(query_tokens), len(key_tokens)) + 1.2
+    plt = figures.pyplot()
+    fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows), squeeze=False)
+    cmap = plt.cm.OrRd.copy()
+    cmap.set_bad("white")
+    for h, ax in enumerate(axes.flat):
+        if h >= H:
+            ax.axis("off")
+            continue
+        ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
+        ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)
+        ax.set_yticks(range(len(query_tokens)), query_tokens, fontsize=7)
+        ax.set_title(head_titles[h] if head_titles else f"head {h}", fontsize=9)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return figures.save(fig, path)

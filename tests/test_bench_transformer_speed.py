@@ -1,0 +1,42 @@
+"""The Transformer training-speed benchmark runs end to end (``--quick``, smoke sizes) and writes its table and the
+profile of where the time goes. Not a timing test: no speed is asserted."""
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import pytest
+
+from sparselab.data.root import PROJECT_ROOT
+
+BENCH = PROJECT_ROOT / "benchmarks" / "bench_transformer_speed.py"
+
+
+def _load(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH.parent))               # its helper module, training_speed.py
+    spec = importlib.util.spec_from_file_location("bench_transformer_speed", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.slow   # ~40 s on 2 busy cores: torch.compile of the sparse kernels
+def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device):
+    bench = _load(monkeypatch)
+    out = tmp_path / "speed.md"
+    assert bench.main(["--profile", "smoke", "--quick", "--threads", "1", "--device", str(device),
+                       "--breakdown", "always", "--out", str(out)]) == 0
+    text = out.read_text()
+    rows = {m.group(1): m.groups()[1:] for m in re.finditer(r"^\| ([^|]+?) \| ([\d,]+) \| ([\d.]+) \| ([^|]+) \|$",
+                                                            text, re.M)}
+    assert set(rows) == set(bench.LABELS.values())
+    assert rows["softmax"][1] == "1.00"
+    assert all(float(r[0].replace(",", "")) > 0 for r in rows.values())
+    assert "0.75" in rows[bench.LABELS["alpha_entmax"]][2]               # the paper's ratio, from papers.yaml
+    assert "## Where the time goes" in text
+    for group in bench.GROUPS:
+        assert f"| {group} |" in text
+    # the normalizers were found: α-entmax spends time in its forward and in its backward
+    fwd = re.search(r"^\| normalizer forward \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
+    bwd = re.search(r"^\| normalizer backward \(incl\. α-gradient\) \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
+    assert fwd and bwd and float(fwd.group(1)) > 0 and float(bwd.group(1)) > 0
