@@ -15,7 +15,7 @@ export HF_HUB_OFFLINE ?= 1
 export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
 export WANDB_SILENT ?= true
 
-.PHONY: help setup test test-fast bench-mappings bench-mt-speed reproduce-martins2016 reproduce-peters2019 data-check clean
+.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 wandb-report data-check clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
@@ -41,11 +41,21 @@ bench-mt-speed: setup ## Figure 6: NMT training speed, softmax vs exact 1.5-entm
 	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mt_speed.py --profile $(or $(PROFILE),cpu) \
 		--out reports/peters2019/$(or $(PROFILE),cpu)/figure6_speed.md
 
+bench-transformer-speed: setup ## Correia 2019: Transformer training speed, softmax vs 1.5-entmax vs α-entmax (PROFILE=smoke|cpu|paper, default cpu)
+	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --profile $(or $(PROFILE),cpu) \
+		--out reports/correia2019/$(or $(PROFILE),cpu)/speed.md
+
 reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))
 
 reproduce-peters2019: setup ## Peters et al. 2019 inflection: make reproduce-peters2019 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
+
+reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transformer: make reproduce-correia2019 PROFILE=smoke|cpu|paper
+	$(PY) pipelines/correia2019.py $(if $(PROFILE),--profile $(PROFILE))
+
+wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu
+	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu)
 
 data-check: setup ## verify local datasets against recorded checksums
 	$(PY) -m sparselab.data check

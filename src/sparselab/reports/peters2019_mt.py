@@ -24,14 +24,14 @@ Pairs that are neither run nor given a reason read "not run in this profile".
 """
 from __future__ import annotations
 
-import shutil
 from collections import defaultdict
 from pathlib import Path
-from statistics import mean, stdev
+from statistics import mean
 from typing import Any, Mapping, Sequence
 
-from . import figures
+from . import figures, mt_common
 from .index import write_configs
+from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, run_sets, values  # noqa: F401 (re-exported)
 from .records import load, runs_root, scrub
 from .reference import reference
 from .tables import MISSING, NONE, NOT_RUN, md_table
@@ -45,7 +45,6 @@ GRID = (1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.25)   # the pap
 FIXED = 1.5                    # the other α of each Figure 4 grid
 FIG4_PAIR = "de-en"
 NO_DATA = "no training data offline"
-BLEU_DIR = "bleu_files"
 
 ARTIFACTS = [
     ("Table 2 (MT BLEU)", "table2_mt.md",
@@ -68,10 +67,6 @@ Key = tuple[str, float, float]          # (pair, output α, attention α)
 def alphas(rec) -> tuple[float, float]:
     m = rec["config"]["mapping"]
     return float(m["alpha"]), float(m["attn_alpha"])
-
-
-def pair_of(rec) -> str:
-    return str(rec["config"]["data"]["pair"])
 
 
 def key(rec) -> Key:
@@ -121,10 +116,6 @@ def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
     return reason.split(" (")[0].strip() if reason else NOT_RUN
 
 
-def values(recs: Sequence[dict], metric: str) -> list[float]:
-    return [float(r["metrics"][metric]) for r in recs if r["metrics"].get(metric) is not None]
-
-
 def num(x: float | None) -> Any:
     """A reference value: integers without decimals (``17,993``), others as floats (two decimals)."""
     if x is None:
@@ -134,15 +125,6 @@ def num(x: float | None) -> Any:
 
 def as_int(x) -> Any:
     return int(x) if x is not None else NONE
-
-
-def mean_std(vals: Sequence[float], digits: int = 2) -> str:
-    """``m`` for one value, ``m ± s`` (sample std, n−1) for several; ``–`` for none."""
-    if not vals:
-        return NONE
-    if len(vals) == 1:
-        return f"{vals[0]:.{digits}f}"
-    return f"{mean(vals):.{digits}f} ± {stdev(vals):.{digits}f}"
 
 
 # ---------------------------------------------------------------- reference
@@ -314,32 +296,11 @@ def ordering_rows(recs, options, ref) -> list[list[Any]]:
 
 
 def tokenization_lines(recs) -> list[str]:
-    """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures, from the records."""
-    seen: dict[tuple, list[str]] = {}
-    for r in table2_records(recs):
-        e = r.get("extra", {})
-        t = e.get("test", {})
-        k = (e.get("bleu_tokenization"), t.get("bleu_signature"), t.get("bleu_tok_signature"))
-        seen.setdefault(k, [])
-        if pair_of(r) not in seen[k]:
-            seen[k].append(pair_of(r))
-    lines = []
-    for (how, sig, sig_tok), pairs in seen.items():
-        lines.append(f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; "
-                     f"tokenized: `{sig_tok}`")
-    return lines
+    """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures (Table 2 runs)."""
+    return mt_common.tokenization_lines(table2_records(recs))
 
 
 # ---------------------------------------------------------------- convergence
-def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
-    """``first → best (step) → last`` validation token accuracy."""
-    accs = [(h.get("step"), h.get("val_acc")) for h in hist if h.get("val_acc") is not None]
-    if not accs:
-        return NONE
-    best = max(accs, key=lambda sa: sa[1])
-    return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
-
-
 def convergence_rows(recs) -> list[list[Any]]:
     rows = []
     for r in recs:
@@ -370,45 +331,11 @@ def bleu_file_stem(rec, set_name: str) -> str:
     return f"{pair_of(rec)}.alpha{a:g}-attn{b:g}.seed{seed_of(rec)}.{set_name}"
 
 
-def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
-    """(set name, files, metrics) for the test set and every extra test set of a run."""
-    e = rec.get("extra", {})
-    out = []
-    if e.get("test", {}).get("files"):
-        out.append(("test", e["test"]["files"], rec["metrics"]))
-    for name, x in sorted(e.get("extra_test", {}).items()):
-        if x.get("files"):
-            out.append((name, x["files"], x.get("metrics", {})))
-    return out
-
-
 def copy_bleu_files(out: Path, recs) -> list[list[Any]]:
     """Copy every Table 2 run's hypothesis and reference files into ``out/bleu_files/`` (names
-    ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind):
-    file stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it."""
-    d = Path(out) / BLEU_DIR
-    if d.exists():
-        shutil.rmtree(d)
-    d.mkdir(parents=True)
-    rows = []
-    for r in table2_records(recs):
-        tok = "ja-mecab" if r.get("extra", {}).get("tgt_lang") == "ja" else "13a"
-        for set_name, files, metrics in run_sets(r):
-            stem = bleu_file_stem(r, set_name)
-            for kind, metric, tokenize in (("detok", "bleu", tok), ("tok", "bleu_tok", "none")):
-                hyp, refp = files.get(f"{kind}.hyp"), files.get(f"{kind}.ref")
-                if not hyp or not refp:
-                    continue
-                src_h, src_r = Path(r["run_dir"]) / hyp, Path(r["run_dir"]) / refp
-                if not (src_h.exists() and src_r.exists()):
-                    rows.append([f"{stem}.{kind}", metrics.get(metric), "files missing in the run directory", ""])
-                    continue
-                shutil.copyfile(src_h, d / f"{stem}.{kind}.hyp.txt")
-                shutil.copyfile(src_r, d / f"{stem}.{kind}.ref.txt")
-                cmd = (f"sacrebleu {BLEU_DIR}/{stem}.{kind}.ref.txt -i {BLEU_DIR}/{stem}.{kind}.hyp.txt "
-                       f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
-                rows.append([f"{stem}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])
-    return rows
+    ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind): file
+    stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it."""
+    return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem)
 
 
 # ---------------------------------------------------------------- Table 2: format

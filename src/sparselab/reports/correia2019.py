@@ -1,0 +1,372 @@
+"""Reports of Correia, Niculae & Martins (2019), "Adaptively Sparse Transformers".
+
+* Table 1  – BLEU per direction for softmax, 1.5-entmax and α-entmax attention (softmax output): tokenized BLEU
+             beside the paper's, detokenized SacreBLEU with its signature, mean ± std over seeds, out-of-domain
+             test sets, each run's convergence, the hypothesis / reference files (``bleu_files/``) and, beyond the
+             paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``) — ``table1_bleu.md``;
+* Figures 2–6, attention maps, learning curves and the numbers behind them, with a computed statement per claim
+             of the paper (:mod:`.correia2019_analysis`) — ``analysis.md`` and the PNGs;
+* §5.3 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
+* training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py`` (listed when present);
+  ``table1_bleu.md`` gives the runs' own tokens/s as indicative ratios;
+* the W&B report outline (:mod:`.wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
+
+Each report is built in four steps: load the records (:mod:`.correia2019_runs`), compute the cells, format the
+text, write the file. Paper numbers come from ``papers.yaml`` only, in labelled reference columns.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from statistics import mean
+from typing import Any, Mapping, Sequence
+
+from . import correia2019_analysis as analysis
+from . import correia2019_heads as heads
+from . import mt_common
+from .correia2019_runs import (LABELS, NOT_CONFIGURED, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
+                               pair_status, seed_of, variant_of)
+from .index import write_configs, write_index
+from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
+from .peters2019_mt import settings_rows
+from .records import relative_run, runs_root, scrub
+from .reference import reference
+from .tables import MISSING, NONE, md_table
+
+ARTIFACTS = [
+    ("Table 1 (BLEU)", "table1_bleu.md",
+     "tokenized BLEU beside the paper's, SacreBLEU with signatures, seeds, out-of-domain sets, convergence, "
+     "learned output α (beyond the paper), run speeds"),
+    ("Figures 2–6: numbers and the paper's claims", "analysis.md",
+     "α trajectories and histograms, head density, JS per layer, learning curves, one computed statement per claim"),
+    ("Figure 2 (α trajectories)", "figure2_alpha_trajectories.png", "every head's learned α over training"),
+    ("Figure 3 (learned α)", "figure3_alpha_histograms.png", "histograms of the learned α per attention type"),
+    ("Figure 4 (head density)", "figure4_density_histograms.png", "head density, 1.5-entmax against α-entmax"),
+    ("Figure 5 (sorted head density)", "figure5_sorted_density.png", "each layer's head densities, sorted"),
+    ("Figure 6 (JS head diversity)", "figure6_js_per_layer.png", "JS head diversity per layer and model"),
+    ("Learning curves", "learning_curves.png", "validation token accuracy against training step, every run"),
+    ("Head roles (§5.3)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
+    ("Training speed", "speed.md", "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
+    ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
+    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+]
+SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py, listed only when present
+
+
+# ---------------------------------------------------------------- reference
+def paper_bleu(ref: Mapping[str, Any], variant: str, pair: str) -> float | None:
+    """The paper's Table 1 cell (papers.yaml ``table1_bleu``: columns "<pair> <corpus>")."""
+    t = ref.get("table1_bleu", {})
+    cols = [str(c).split()[0] for c in t.get("columns", [])]
+    row = t.get("rows", {}).get(variant)
+    if not row or pair not in cols or row[cols.index(pair)] is None:
+        return None
+    return float(row[cols.index(pair)])
+
+
+def paper_corpus(ref: Mapping[str, Any], pair: str) -> str:
+    cols = [str(c).split(maxsplit=1) for c in ref.get("table1_bleu", {}).get("columns", [])]
+    return next((c[1] for c in cols if c[0] == pair and len(c) > 1), "?")
+
+
+# ---------------------------------------------------------------- header
+def model_line(c: Mapping[str, Any]) -> str:
+    m = c["model"]
+    return (f"model: Transformer, {m['enc_layers']} encoder / {m['dec_layers']} decoder layers, {m['heads']} heads, "
+            f"d {m['d_model']}, FF {m['d_ff']}, dropout {m['dropout']}, attention dropout {m['attn_dropout']}, "
+            f"output {'tied to' if m.get('tie_output') else 'separate from'} the target embedding")
+
+
+def training_line(c: Mapping[str, Any]) -> str:
+    t = c["task"]
+    patience = t.get("early_stopping_patience")
+    stop = (f"early stopping after {patience} validations without a better validation token accuracy (min delta "
+            f"{t.get('early_stopping_min_delta', 0.0)}), best state kept" if patience is not None
+            else "no early stopping (step cap), best validation state kept")
+    return (f"training: Adam (0.9, 0.98), peak lr {t['lr']} after a linear warm-up over {t['warmup_steps']} steps, "
+            f"then inverse-sqrt decay; α parameters at {'the same lr' if not t.get('alpha_lr') else t['alpha_lr']}; "
+            f"batches of at most {t['batch_tokens']} padded tokens; at most {c['trainer']['max_steps']} steps, "
+            f"validation every {c['trainer']['val_check_interval']} steps; {stop}")
+
+
+def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> list[str]:
+    """The profile's scale in words, read from the run configs (the plan says only what was run)."""
+    if not recs:
+        return [f"profile `{profile}`: no finished runs yet"]
+    c = recs[0]["config"]
+    seeds = sorted({seed_of(r) for r in recs})
+    lines = [f"profile **{profile}**; directions run: {', '.join(options.get('pairs', [])) or 'none'}; "
+             f"seeds {seeds}",
+             model_line(c), training_line(c),
+             f"decoding: beam {c['task']['beam']}, length normalisation {c['task'].get('length_norm', 0.0)}, at most "
+             f"{c['task']['max_decode_len']} BPE tokens",
+             f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
+    reasons = {**NOT_CONFIGURED, **(options.get("not_run") or {})}
+    lines += [f"{p}: not run — {reasons[p]}" for p in PAIRS if p in reasons and p not in options.get("pairs", [])]
+    return lines
+
+
+def header(title: str, profile: str, options, recs, ref) -> str:
+    lines = [f"# {title}", "", f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "",
+             "Settings of this profile (from the run configs):", ""]
+    lines += [f"- {x}" for x in reductions(profile, options, recs, ref)]
+    return "\n".join(lines) + "\n\n"
+
+
+# ---------------------------------------------------------------- Table 1: cells
+def variants_present(recs) -> list[str]:
+    """The Table 1 rows, and the output-α row when such runs exist."""
+    extra = ["output_alpha"] if any(variant_of(r) == "output_alpha" for r in recs) else []
+    return [*TABLE1_VARIANTS, *extra]
+
+
+def bleu_cell(rs: Sequence[dict], status: str | None, metric: str) -> str:
+    if status is not None:
+        return status
+    vals = values(rs, metric)
+    return mean_std(vals) if vals else MISSING
+
+
+def table1_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:
+    g = by_key(recs)
+    rows = []
+    for v in variants_present(recs):
+        row = [LABELS[v]]
+        for p in PAIRS:
+            row.append(bleu_cell(g.get((p, v), []), pair_status(options, p), metric))
+            if with_paper:
+                x = paper_bleu(ref, v, p)
+                row.append(f"{x:.2f}" if x is not None else NONE)
+        rows.append(row)
+    return rows
+
+
+def table1_header(ref, with_paper: bool = True) -> list[str]:
+    hdr = ["attention"]
+    for p in PAIRS:
+        hdr += [f"{p} (ours)", f"{p} (paper, {paper_corpus(ref, p)})"] if with_paper else [p]
+    return hdr
+
+
+def test_set_lines(recs, ref) -> list[str]:
+    """Which test set each direction run is scored on, against the paper's."""
+    out = {}
+    for r in recs:
+        e = r.get("extra", {})
+        sp = e.get("splits", {})
+        n = sp.get("test", {}).get("n", "?")
+        extra = ", ".join(f"{k.split(':', 1)[1]}: {x['spec']} ({x['n']})" for k, x in sorted(sp.items())
+                          if k.startswith("extra:"))
+        out.setdefault(pair_of(r), f"- **{pair_of(r)}**: ours trained on {e.get('corpus', '?')}, Table 1 scored on "
+                                   f"`{e.get('test', {}).get('spec', '?')}` ({n} sentences)"
+                                   + (f"; out of domain: {extra}" if extra else "")
+                                   + f"; paper: {paper_corpus(ref, pair_of(r))} test")
+    return list(out.values())
+
+
+def extra_rows(recs) -> list[list[Any]]:
+    """Out-of-domain sets (IWSLT17 test for de-en trained on Multi30k): SacreBLEU / tokenized BLEU per variant."""
+    g = by_key(recs)
+    names = sorted({n for r in recs for n in r.get("extra", {}).get("extra_test", {})})
+    rows = []
+    for name in names:
+        for p in PAIRS:
+            rs = [r for v in variants_present(recs) for r in g.get((p, v), [])
+                  if name in r["extra"].get("extra_test", {})]
+            if not rs:
+                continue
+            spec = rs[0]["extra"]["extra_test"][name]
+            row = [name, p, f"{spec['spec']} ({int(spec['metrics']['n'])})"]
+            for v in variants_present(recs):
+                got = g.get((p, v), [])
+                row.append(f"{bleu_cell(got, None, f'bleu_{name}')} / {bleu_cell(got, None, f'bleu_tok_{name}')}")
+            rows.append(row)
+    return rows
+
+
+def convergence_rows(recs) -> list[list[Any]]:
+    rows = []
+    for r in recs:
+        e, m = r.get("extra", {}), r["metrics"]
+        why = {True: "early stopping (patience reached)", False: "step cap"}.get(e.get("stopped_early"), "not recorded")
+        rows.append([pair_of(r), LABELS[variant_of(r)], seed_of(r), len(e.get("history", [])),
+                     int(m["steps"]) if m.get("steps") is not None else NONE, r["config"]["trainer"].get("max_steps"),
+                     int(m["best_step"]) if m.get("best_step") is not None else NONE,
+                     curve_summary(e.get("history", [])), why, m.get("train_time_s")])
+    return rows
+
+
+# ---------------------------------------------------------------- output α and speed
+def output_alpha_rows(recs) -> list[list[Any]]:
+    """Per direction with output-α runs: α-entmax with softmax output against α-entmax with a learned output α."""
+    g = by_key(recs)
+    rows = []
+    for p in PAIRS:
+        base, learned = g.get((p, "alpha_entmax"), []), g.get((p, "output_alpha"), [])
+        if not learned:
+            continue
+        for metric in ("bleu_tok", "bleu", "val_acc_best"):
+            b, o = values(base, metric), values(learned, metric)
+            diff = mean(o) - mean(b) if b and o else None
+            rows.append([p, metric, mean_std(b), len(b), mean_std(o), len(o), diff])
+        rows.append([p, "output α (final)", "1 (softmax)", len(base), mean_std(values(learned, "output_alpha"), 3),
+                     len(learned), None])
+    return rows
+
+
+def output_alpha_verdict(recs) -> list[str]:
+    """Whether the learned output α helps over the softmax output, read from the tokenized BLEU and the
+    validation accuracy (no significance test; the seed counts are given)."""
+    out = []
+    g = by_key(recs)
+    for p in PAIRS:
+        base, learned = g.get((p, "alpha_entmax"), []), g.get((p, "output_alpha"), [])
+        b, o = values(base, "bleu_tok"), values(learned, "bleu_tok")
+        if not learned:
+            continue
+        if not b or not o:
+            out.append(f"- {p}: no α-entmax run with softmax output to compare with")
+            continue
+        d = mean(o) - mean(b)
+        acc = mean(values(learned, "val_acc_best")) - mean(values(base, "val_acc_best"))
+        word = "helps" if round(d, 2) > 0 else "does not help" if round(d, 2) < 0 else "makes no difference"
+        out.append(f"- {p}: the learned output α {word} on tokenized BLEU ({d:+.2f} BLEU; validation token "
+                   f"accuracy {acc:+.2f} points), over {len(o)} vs {len(b)} seed(s), no significance test")
+    return out
+
+
+def speed_rows(recs, ref) -> list[list[Any]]:
+    """Per direction and variant: target tokens/s over the training steps of the runs, ratio to softmax."""
+    g = by_key(recs)
+    paper = ref.get("training_speed_vs_softmax", {}) or {}
+    rows = []
+    for (p, v), rs in sorted(g.items(), key=lambda kv: (kv[0][0], [x for x, _ in VARIANTS].index(kv[0][1]))):
+        base, sp = values(g.get((p, "softmax"), []), "train_tgt_tokens_per_s"), values(rs, "train_tgt_tokens_per_s")
+        rows.append([p, LABELS[v], len(sp), mean(sp) if sp else NONE,
+                     mean(sp) / mean(base) if sp and base else NONE,
+                     1.0 if v == "softmax" else paper.get(v)])
+    return rows
+
+
+# ---------------------------------------------------------------- Table 1: text
+INTRO = (
+    "**Tokenized BLEU** (the paper's metric) is the first table, beside the paper's; **detokenized SacreBLEU** the "
+    "second. Each cell: mean over seeds, ± the sample standard deviation when there are several. Paper columns: "
+    "papers.yaml `correia2019.table1_bleu` (reference only, on the paper's corpora; outside the `paper` profile "
+    "they are not like for like: the list above says which test set ours uses). All three models have a softmax "
+    "output layer, as in the paper.\n\n")
+
+
+def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
+                left_out: Sequence[str] = ()) -> str:
+    """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header)."""
+    text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref)
+    if left_out:
+        text += (f"Left out: {len(left_out)} finished run(s) whose attention blocks mix normalizers, use another α "
+                 f"or another output α, so they are no cell of this table: {', '.join(f'`{d}`' for d in left_out)}."
+                 "\n\n")
+    sr = settings_rows(recs)
+    if sr:
+        text += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
+        text += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
+                          "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
+    text += "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs") + "\n\n"
+    text += ("How BLEU is computed (from the records):\n\n" + ("\n".join(mt_common.tokenization_lines(recs))
+                                                                or "- no runs") + "\n\n")
+    text += INTRO + "## Tokenized BLEU (ours) beside the paper\n\n"
+    text += md_table(table1_header(ref), table1_rows(recs, options, ref, "bleu_tok"))
+    text += "\n## Detokenized SacreBLEU (ours)\n\n"
+    text += md_table(table1_header(ref, False), table1_rows(recs, options, ref, "bleu", with_paper=False))
+    ex = extra_rows(recs)
+    if ex:
+        text += ("\n## Out-of-domain test sets (the same models)\n\nModels trained on the profile's corpus, decoded "
+                 "on an extra test set (for de-en trained on Multi30k: IWSLT17 test, the paper's test domain). "
+                 "Cells: SacreBLEU / tokenized BLEU.\n\n")
+        text += md_table(["set", "direction", "test data (sentences)",
+                          *(LABELS[v] for v in variants_present(recs))], ex)
+    oa = output_alpha_rows(recs)
+    if oa:
+        text += ("\n## Beyond the paper: a learned output α\n\nα-entmax attention with the softmax output of Table 1 "
+                 "against α-entmax attention whose output layer learns its α too (`correia2019/output_alpha`: a "
+                 "learnable `sparselab.mappings.Entmax` starting at 1.5, trained through the Fenchel–Young loss). "
+                 "Difference = learned output α − softmax output, means over seeds.\n\n")
+        text += md_table(["direction", "metric", "softmax output", "seeds", "learned output α", "seeds",
+                          "difference"], oa)
+        text += "\n" + "\n".join(output_alpha_verdict(recs)) + "\n"
+    conv = convergence_rows(recs)
+    if conv:
+        stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
+        text += (f"\n## Convergence of each run\n\n{stopped} of {len(recs)} runs stopped because validation token "
+                 f"accuracy stopped improving (early stopping); {len(recs) - stopped} stopped at the step cap (a best "
+                 "at the last validation means such a run was still improving).\n\n")
+        text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step cap", "best step",
+                          "val. token accuracy: first → best (step) → last", "stopped by", "training time (s)"], conv)
+        threads = sorted({r.get("threads") for r in recs}, key=str)
+        text += (f"\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps "
+                 f"of each run (torch threads per job: {threads}). These come from separate runs, not measured side "
+                 f"by side on the same batches, and jobs may have shared the machine: the ratios are indicative. "
+                 f"`{SPEED}` (a benchmark) measures them side by side. Paper: papers.yaml "
+                 "`training_speed_vs_softmax`.\n\n")
+        text += md_table(["direction", "attention", "runs", "target tokens/s", "ratio to softmax", "paper ratio"],
+                         speed_rows(recs, ref))
+    if file_rows:
+        text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
+                 f"in `{BLEU_DIR}/` (`<direction>.<attention>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From this "
+                 "folder, each command prints the score of its row (the tables above are means of these).\n\n")
+        text += md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    return text
+
+
+def bleu_file_stem(rec, set_name: str) -> str:
+    return f"{pair_of(rec)}.{variant_of(rec)}.seed{seed_of(rec)}.{set_name}"
+
+
+# ---------------------------------------------------------------- all reports
+def write_wandb_outline(out: Path, profile: str) -> Path:
+    """The W&B report's outline (offline it cannot be saved: ``python -m sparselab.reports.wandb_report``)."""
+    from . import wandb_report
+
+    path = Path(out) / "wandb_report.md"
+    path.write_text(wandb_report.outline(wandb_report.build(PAPER, profile), profile) + "\n", encoding="utf-8")
+    return path
+
+
+def index_items(out: Path) -> list[tuple[str, str, str]]:
+    items = [a for a in ARTIFACTS if a[1] != SPEED or (out / SPEED).exists()]
+    return items + [(f"Attention maps: {p.stem.removeprefix('attention_maps_')}", p.name,
+                     "one example sentence, every head of every layer (exact zeros white)")
+                    for p in sorted(out.glob("attention_maps_*.png"))]
+
+
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
+                  ref: Mapping[str, Any] | None = None) -> list[dict]:
+    """Every report file of the paper in ``out``; returns the records behind them."""
+    runs = runs_root() if runs is None else runs
+    ref = reference(PAPER) if ref is None else ref
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    recs, others = collect(runs, profile)
+    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem)
+    left_out = [relative_run(r["run_dir"], runs) for r in others]
+    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out), runs))
+    (out / "analysis.md").write_text(scrub(analysis.write(out, profile, options, recs, ref), runs))
+    (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
+    write_wandb_outline(out, profile)
+    write_configs(out, recs, runs)
+    note = "; ".join(reductions(profile, options, recs, ref))
+    write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
+                index_items(out), recs, notes=note, runs=runs)
+    return recs
+
+
+def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
+    """Per run (direction, attention, seed): the metrics the tables read (timings left out)."""
+    from .numbers import pick
+
+    names = ("bleu", "bleu_tok", "val_acc_best", "output_alpha", "density_enc_self", "density_dec_self",
+             "density_context")
+    out = {}
+    for r in collect(runs, profile)[0]:
+        extra = [f"{m}_{n}" for n in r.get("extra", {}).get("extra_test", {}) for m in ("bleu", "bleu_tok")]
+        js = sorted(k for k in r["metrics"] if k.startswith("js_"))
+        out[f"table1_bleu/{pair_of(r)},{variant_of(r)},seed={seed_of(r)}"] = pick(r["metrics"], [*names, *extra, *js])
+    return out

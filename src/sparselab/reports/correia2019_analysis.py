@@ -1,0 +1,359 @@
+"""Figures 2–6 of Correia, Niculae & Martins (2019) from the run records, the numbers behind them
+(``analysis.md``), and one computed statement per claim of the paper's summary (papers.yaml
+``correia2019.reported_summary``).
+
+The figures and analyses use the runs of one direction (:func:`.correia2019_runs.figure_pair`, de-en): the records
+hold the learned α's (``extra.learned_alpha``), their trajectories (``extra.alpha_trajectory``) and the head
+statistics on the validation set (``extra.heads``: density per head, JS per layer, example attention maps).
+Several seeds: α's and densities are pooled over seeds, JS is averaged; trajectories, sorted densities and
+attention maps are those of the lowest seed.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from statistics import mean, median
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sparselab.analysis.heads import KINDS
+
+from . import correia2019_figures as draw
+from . import figures
+from .correia2019_runs import LABELS, SPARSE, analysed, figure_pair, seed_of, variant_of
+from .mt_common import curve_summary, pair_of
+from .tables import NONE, md_table
+
+KIND_NAMES = draw.TITLES
+TOL = 0.01            # a change of α smaller than this counts as no change (trajectory claim)
+THIRDS = (4 / 3, 5 / 3)
+BC_UNIFORM = 5 / 9    # bimodality coefficient of a uniform distribution; above it suggests two modes
+FIGURES = ("figure2_alpha_trajectories.png", "figure3_alpha_histograms.png", "figure4_density_histograms.png",
+           "figure5_sorted_density.png", "figure6_js_per_layer.png", "learning_curves.png")
+
+
+def _f(x, digits: int = 3) -> str:
+    return NONE if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+
+
+# ---------------------------------------------------------------- α: trajectories (Figure 2)
+def trajectory_summary(history: Sequence[Mapping[str, Any]], tol: float = TOL) -> dict[str, dict[str, Any]]:
+    """Per attention type (and ``all``): the mean α over heads at the first, lowest and last recorded step, the
+    step of the lowest, whether the mean first fell (by more than ``tol``) and then rose again (by more than
+    ``tol``), and the share of heads whose own α did both."""
+    steps = [int(h["step"]) for h in history]
+    sites = list(history[0]["alpha"]) if history else []
+    out = {}
+    for kind in (*KINDS, "all"):
+        mine = [s for s in sites if kind == "all" or s.split("/")[0] == kind]
+        if not mine:
+            continue
+        a = np.array([[x for s in mine for x in h["alpha"][s]] for h in history])     # (steps, heads)
+        m = a.mean(1)
+        lo = int(m.argmin())
+        head_lo = a.min(0)
+        both = (head_lo < a[0] - tol) & (a[-1] > head_lo + tol)
+        out[kind] = {"heads": a.shape[1], "start": float(m[0]), "lowest": float(m[lo]), "lowest_step": steps[lo],
+                     "end": float(m[-1]), "first_down": bool(m[lo] < m[0] - tol),
+                     "then_up": bool(m[-1] > m[lo] + tol), "share_heads_down_then_up": float(both.mean()),
+                     "last_step": steps[-1]}
+    return out
+
+
+# ---------------------------------------------------------------- α: distribution (Figure 3)
+def bimodality_coefficient(x: Sequence[float]) -> float | None:
+    """The bimodality coefficient (g² + 1) / b₂ of the sample (g = m₃ / m₂^1.5 the skewness, b₂ = m₄ / m₂² the
+    kurtosis, plain moments; Pfister et al. 2013): 1 for two point masses, 5/9 for a uniform, 1/3 for a normal;
+    above 5/9 suggests two modes. Plain moments, not Sarle's small-sample correction, which pulls two clear clumps
+    of 6 heads down to 0.34. None for n < 4 or no spread."""
+    x = np.asarray(x, dtype=float)
+    if len(x) < 4 or float(x.std()) == 0.0:
+        return None
+    d = x - x.mean()
+    m2, m3, m4 = (float(np.mean(d ** k)) for k in (2, 3, 4))
+    return (m3 * m3 / m2 ** 3 + 1) / (m4 / m2 ** 2)
+
+
+def pooled_alphas(runs: Sequence[dict]) -> dict[str, list[float]]:
+    """``{kind: [every head's learned α]}`` over the runs (seeds pooled)."""
+    out: dict[str, list[float]] = {}
+    for r in runs:
+        for kind, layers in (r.get("extra", {}).get("learned_alpha") or {}).items():
+            out.setdefault(kind, []).extend(float(a) for layer in sorted(layers, key=int) for a in layers[layer])
+    return {k: out[k] for k in KINDS if k in out}
+
+
+def alpha_stats(alphas: Sequence[float]) -> dict[str, Any]:
+    a = np.asarray(alphas, dtype=float)
+    return {"n": len(a), "mean": float(a.mean()), "min": float(a.min()), "max": float(a.max()),
+            "near_1": float((a < THIRDS[0]).mean()), "middle": float(((a >= THIRDS[0]) & (a <= THIRDS[1])).mean()),
+            "near_2": float((a > THIRDS[1]).mean()), "bc": bimodality_coefficient(a)}
+
+
+def is_bimodal(s: Mapping[str, Any]) -> bool:
+    """Both outer thirds hold heads and the bimodality coefficient exceeds a uniform's."""
+    return s["near_1"] > 0 and s["near_2"] > 0 and s["bc"] is not None and s["bc"] > BC_UNIFORM
+
+
+# ---------------------------------------------------------------- density and JS (Figures 4–6)
+def heads_of(rec) -> dict:
+    return rec.get("extra", {}).get("heads") or {}
+
+
+def flat_density(runs: Sequence[dict]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for r in runs:
+        for kind, layers in (heads_of(r).get("density") or {}).items():
+            out.setdefault(kind, []).extend(d for layer in sorted(layers, key=int) for d in layers[layer])
+    return out
+
+
+def mean_js(runs: Sequence[dict]) -> dict[str, dict[str, float]]:
+    """``{kind: {layer: JS averaged over the runs}}``."""
+    acc: dict[str, dict[str, list[float]]] = {}
+    for r in runs:
+        for kind, layers in (heads_of(r).get("js") or {}).items():
+            for layer, v in layers.items():
+                acc.setdefault(kind, {}).setdefault(str(layer), []).append(float(v))
+    return {k: {layer: mean(v) for layer, v in sorted(ls.items(), key=lambda kv: int(kv[0]))} for k, ls in acc.items()}
+
+
+def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[Any]]:
+    """One row per (type, layer): JS of each model and each sparse model's difference to softmax."""
+    models = list(js)
+    rows = []
+    for kind in KINDS:
+        layers = sorted({layer for m in models for layer in js[m].get(kind, {})}, key=int)
+        for layer in layers:
+            v = {m: js[m].get(kind, {}).get(layer) for m in models}
+            base = v.get("softmax")
+            rows.append([KIND_NAMES[kind], int(layer), *(_f(v[m]) for m in models),
+                         *(_f(v[m] - base if v.get(m) is not None and base is not None else None)
+                           for m in models if m in SPARSE)])
+    return rows
+
+
+def peak_layer(per_layer: Mapping[str, float]) -> int:
+    return int(max(per_layer, key=lambda layer: per_layer[layer]))
+
+
+def js_claim(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[str]:
+    """Per attention type: the layers where each sparse model's JS exceeds softmax's, and whether each sparse
+    model's peak is a middle layer (neither the first nor the last; not checkable with fewer than 3 layers)."""
+    if "softmax" not in js or not any(m in js for m in SPARSE):
+        return ["- not checked: needs the softmax run and at least one sparse run"]
+    out = []
+    for kind in KINDS:
+        base = js["softmax"].get(kind, {})
+        if not base:
+            continue
+        n = len(base)
+        parts, peaks = [], []
+        for m in (m for m in SPARSE if m in js and js[m].get(kind)):
+            mine = js[m][kind]
+            higher = [int(layer) for layer in sorted(base, key=int) if layer in mine and mine[layer] > base[layer]]
+            verdict = "**holds**" if len(higher) == n else "**holds in part**" if higher else "**does not hold**"
+            parts.append(f"{LABELS[m]} > softmax in {len(higher)} of {n} layers "
+                         f"({', '.join(map(str, higher)) or 'none'}) — {verdict}")
+            p = peak_layer(mine)
+            peaks.append(f"{LABELS[m]} peaks at layer {p}" + (
+                f" ({'a middle layer' if 0 < p < n - 1 else 'not a middle layer'})" if n >= 3 else ""))
+        middle = "" if n >= 3 else f" (with {n} layers there is no middle layer: the peak claim is not checkable)"
+        out.append(f"- {KIND_NAMES[kind]}: {'; '.join(parts)}. {'; '.join(peaks)}{middle}.")
+    return out
+
+
+# ---------------------------------------------------------------- figures
+def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
+    plt = figures.pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for r in recs:
+        h = [(x["step"], x["val_acc"]) for x in r.get("extra", {}).get("history", []) if x.get("val_acc") is not None]
+        if h:
+            ax.plot(*zip(*h), marker=".", label=f"{pair_of(r)} {LABELS[variant_of(r)]} seed {seed_of(r)}")
+    ax.set(xlabel="training step", ylabel="validation token accuracy (%)", title="learning curves")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return figures.save(fig, path)
+
+
+def plot_attention_maps(out: Path, variant: str, rec: dict) -> list[Path]:
+    """One PNG per attention type for the record's first example: every head of every layer (rows = layers)."""
+    examples = heads_of(rec).get("examples") or []
+    if not examples:
+        return []
+    ex, paths = examples[0], []
+    tokens = {"enc_self": (ex["src"], ex["src"]), "dec_self": (ex["tgt_in"], ex["tgt_in"]),
+              "context": (ex["tgt_in"], ex["src"])}
+    for kind, (q, k) in tokens.items():
+        layers = ex.get(kind) or []
+        if not layers:
+            continue
+        maps = [head for layer in layers for head in layer]
+        titles = [f"layer {i} head {h}" for i, layer in enumerate(layers) for h in range(len(layer))]
+        paths.append(draw.attention_heads(
+            maps, out / f"attention_maps_{variant}_{kind}.png", q, k, head_titles=titles, ncols=len(layers[0]),
+            title=f"{LABELS[variant]}, {KIND_NAMES[kind]}: validation sentence {ex['index']} (seed {seed_of(rec)})"))
+    return paths
+
+
+def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]) -> list[str]:
+    """Every PNG the records allow (stale ones removed first); returns notes on the figures not drawn."""
+    for name in FIGURES:
+        (out / name).unlink(missing_ok=True)
+    for p in out.glob("attention_maps_*.png"):
+        p.unlink()
+    notes = []
+    alpha_runs = runs.get("alpha_entmax", [])
+    history = alpha_runs[0]["extra"].get("alpha_trajectory", {}).get("history") if alpha_runs else None
+    if history:
+        draw.alpha_trajectories(history, out / FIGURES[0], title=f"α-entmax, seed {seed_of(alpha_runs[0])}")
+    else:
+        notes.append(f"`{FIGURES[0]}` not drawn: no α-entmax run with an α trajectory")
+    if pooled_alphas(alpha_runs):
+        draw.alpha_histograms(pooled_alphas(alpha_runs), out / FIGURES[1])
+    else:
+        notes.append(f"`{FIGURES[1]}` not drawn: no α-entmax run")
+    sparse = {LABELS[v]: runs[v] for v in SPARSE if v in runs}
+    if sparse:
+        draw.density_histograms({k: flat_density(rs) for k, rs in sparse.items()}, out / FIGURES[2])
+        draw.sorted_density({k: heads_of(rs[0])["density"] for k, rs in sparse.items()}, out / FIGURES[3])
+    else:
+        notes.append(f"`{FIGURES[2]}`, `{FIGURES[3]}` not drawn: no sparse run")
+    js = {LABELS[v]: mean_js(rs) for v, rs in runs.items()}
+    if any(js.values()):
+        draw.js_per_layer({k: v for k, v in js.items() if v}, out / FIGURES[4])
+    if recs:
+        plot_learning_curves(out / FIGURES[5], recs)
+    for v, rs in runs.items():
+        if not plot_attention_maps(out, v, rs[0]):
+            notes.append(f"no attention maps for {LABELS[v]}: the record holds no example sentence")
+    return notes
+
+
+# ---------------------------------------------------------------- text
+def trajectory_section(runs: Mapping[str, list[dict]]) -> tuple[str, list[str]]:
+    rows, claims = [], []
+    for r in runs.get("alpha_entmax", []):
+        hist = r["extra"].get("alpha_trajectory", {}).get("history") or []
+        if len(hist) < 2:
+            continue
+        s = trajectory_summary(hist)
+        for kind, x in s.items():
+            rows.append([seed_of(r), KIND_NAMES.get(kind, "all heads"), x["heads"], _f(x["start"]), _f(x["lowest"]),
+                         x["lowest_step"], _f(x["end"]), x["last_step"], "yes" if x["first_down"] else "no",
+                         "yes" if x["then_up"] else "no", f"{100 * x['share_heads_down_then_up']:.0f} %"])
+        a = s["all"]
+        holds = a["first_down"] and a["then_up"]
+        claims.append(
+            f"- seed {seed_of(r)}: mean α over all {a['heads']} heads {_f(a['start'])} at step 0 → lowest "
+            f"{_f(a['lowest'])} at step {a['lowest_step']} → {_f(a['end'])} at step {a['last_step']}: "
+            + ("first toward softmax, then sparser — **holds**" if holds else
+               f"**does not hold** (first fell by more than {TOL}: {'yes' if a['first_down'] else 'no'}; then rose "
+               f"by more than {TOL}: {'yes' if a['then_up'] else 'no'})")
+            + f"; {100 * a['share_heads_down_then_up']:.0f} % of the heads individually fell and then rose")
+    text = ("## Figure 2 — α trajectories\n\n`figure2_alpha_trajectories.png` (lowest seed). Mean α over the heads "
+            f"of each type at the first, lowest and last recorded step; *fell* / *rose*: by more than {TOL}; last "
+            "column: share of heads whose own α fell below its start and then rose above its lowest by more than "
+            f"{TOL}.\n\n")
+    text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "final mean α",
+                      "last step", "first fell", "then rose", "heads that fell then rose"], rows) if rows else \
+        "No α-entmax run with an α trajectory.\n"
+    return text, claims or ["- not checked: no α-entmax run with a recorded trajectory"]
+
+
+def initial_alphas(runs: Sequence[dict]) -> dict[str, list[float]]:
+    """``{kind: [every head's α at the first recorded step]}`` (seeds pooled): the random initialisation, against
+    which the final distribution's shape is judged."""
+    out: dict[str, list[float]] = {}
+    for r in runs:
+        hist = (r.get("extra", {}).get("alpha_trajectory") or {}).get("history") or []
+        for site, heads in (hist[0]["alpha"] if hist else {}).items():
+            out.setdefault(site.split("/")[0], []).extend(float(a) for a in heads)
+    return out
+
+
+def alpha_section(runs: Mapping[str, list[dict]]) -> tuple[str, list[str]]:
+    alpha_runs = runs.get("alpha_entmax", [])
+    stats = {k: alpha_stats(v) for k, v in pooled_alphas(alpha_runs).items()}
+    start = initial_alphas(alpha_runs)
+    bc0 = {k: bimodality_coefficient(v) for k, v in start.items()}
+    rows = [[KIND_NAMES[k], s["n"], _f(s["mean"]), _f(s["min"]), _f(s["max"]), f"{100 * s['near_1']:.0f} %",
+             f"{100 * s['middle']:.0f} %", f"{100 * s['near_2']:.0f} %", _f(s["bc"]), _f(bc0.get(k)),
+             "yes" if is_bimodal(s) else "no"] for k, s in stats.items()]
+    text = ("## Figure 3 — learned α per attention type\n\n`figure3_alpha_histograms.png`; the final α of every head "
+            "of the α-entmax runs, seeds pooled. Bimodality check: the share of heads near softmax (α < 4/3), in "
+            "the middle third and near sparsemax (α > 5/3), and the bimodality coefficient BC = (g² + 1) / b₂ "
+            "(g skewness, b₂ kurtosis, plain sample moments: 1 for two point masses, 5/9 for a uniform, 1/3 for a "
+            "normal); *bimodal* here means both outer thirds hold heads and BC > 5/9. The BC of the same heads at "
+            "the first recorded step (the random initialisation α = 1 + sigmoid(a), a ~ N(0, 1), already spread "
+            "over (1, 2)) says how much of the shape training made. With few heads BC is a weak test; a dip test "
+            "was not run.\n\n")
+    text += md_table(["attention", "heads", "mean α", "min", "max", "α < 4/3", "4/3–5/3", "α > 5/3", "BC",
+                      "BC at step 0", "bimodal"], rows) if rows else "No α-entmax run.\n"
+    claims = []
+    for k, s in stats.items():
+        want = "bimodal" if k == "enc_self" else "unimodal"
+        got = "bimodal" if is_bimodal(s) else "not bimodal"
+        agrees = (want == "bimodal") == is_bimodal(s)
+        claims.append(f"- {KIND_NAMES[k]}: paper {want}; ours {got} (BC {_f(s['bc'])}, at step 0 {_f(bc0.get(k))}; "
+                      f"{s['n']} heads, {100 * s['near_1']:.0f} % near 1, {100 * s['near_2']:.0f} % near 2) — "
+                      f"**{'agrees' if agrees else 'differs'}**")
+    return text, claims or ["- not checked: no α-entmax run"]
+
+
+def density_section(runs: Mapping[str, list[dict]]) -> str:
+    rows = []
+    for v, rs in runs.items():
+        for kind in KINDS:
+            flat = flat_density(rs).get(kind)
+            if not flat:
+                continue
+            per_layer = heads_of(rs[0])["density"][kind]
+            spread = "; ".join(f"l{layer}: {_f(min(d), 2)}/{_f(median(d), 2)}/{_f(max(d), 2)}"
+                               for layer, d in sorted(per_layer.items(), key=lambda kv: int(kv[0])))
+            rows.append([LABELS[v], KIND_NAMES[kind], len(flat), _f(mean(flat)),
+                         f"{100 * sum(d < 0.5 for d in flat) / len(flat):.0f} %", spread])
+    text = ("## Figures 4 and 5 — head density\n\n`figure4_density_histograms.png` (heads of 1.5-entmax against "
+            "α-entmax, seeds pooled) and `figure5_sorted_density.png` (lowest seed). Density = nonzero weights / "
+            "possible cells on the validation set (softmax is 1 by construction).\n\n")
+    return text + (md_table(["model", "attention", "heads", "mean density", "heads below 0.5",
+                             "per layer min/median/max (lowest seed)"], rows) if rows else "No runs.\n")
+
+
+def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[str, Any]) -> str:
+    """Draw the figures into ``out`` and return the text of ``analysis.md``."""
+    out = Path(out)
+    runs = analysed(options, recs)
+    notes = draw_figures(out, recs, runs)
+    pair = figure_pair(options, recs)
+    seeds = "; ".join(f"{LABELS[v]} seed(s) {', '.join(str(seed_of(r)) for r in rs)}" for v, rs in runs.items())
+    text = (f"# Figures 2–6 — the numbers behind them, and the paper's claims\n\nCorreia, Niculae & Martins (2019). "
+            f"Profile: **{profile}**. Direction analysed: **{pair or 'none'}** (validation set, teacher forcing); "
+            f"runs: {seeds or 'none'}.\n\n")
+    if notes:
+        text += "\n".join(f"- {n}" for n in notes) + "\n\n"
+    traj_text, traj_claims = trajectory_section(runs)
+    alpha_text, alpha_claims = alpha_section(runs)
+    js = {v: mean_js(rs) for v, rs in runs.items()}
+    text += traj_text + "\n" + alpha_text + "\n" + density_section(runs) + "\n"
+    text += ("## Figure 6 — Jensen–Shannon head diversity per layer\n\n`figure6_js_per_layer.png`. JS = "
+             "[H(mean_j p_j) − mean_j H(p_j)] / log(#heads) per query position, averaged over the validation set; "
+             "mean over seeds.\n\n")
+    jr = js_rows(js)
+    text += md_table(["attention", "layer", *(LABELS[v] for v in js),
+                      *(f"{LABELS[v]} − softmax" for v in js if v in SPARSE)], jr) if jr else "No runs.\n"
+    text += ("\n## Learning curves\n\n`learning_curves.png`: validation token accuracy (teacher forcing) at every "
+             "validation of every run.\n\n")
+    text += md_table(["direction", "attention", "seed", "first → best (step) → last"],
+                     [[pair_of(r), LABELS[variant_of(r)], seed_of(r), curve_summary(r["extra"].get("history", []))]
+                      for r in recs]) if recs else "No runs.\n"
+    text += ("\n## The paper's claims, checked on our runs\n\nPaper (papers.yaml `reported_summary`): "
+             f"\"{ref.get('reported_summary', NONE)}\"\n\n**α trajectories first move toward softmax, then become "
+             "sparser** (mean α of the heads first falls, then rises):\n\n" + "\n".join(traj_claims))
+    text += ("\n\n**Learned α bimodal in encoder self-attention, unimodal in context and decoder "
+             "self-attention:**\n\n" + "\n".join(alpha_claims))
+    text += ("\n\n**Both sparse models have higher JS head diversity than softmax, peaking in the middle layers of "
+             "encoder self- and context attention:**\n\n" + "\n".join(js_claim(js)) + "\n")
+    return text

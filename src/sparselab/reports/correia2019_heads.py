@@ -1,0 +1,137 @@
+"""Head roles of Correia, Niculae & Martins (2019), §5.3, from the run records (``head_roles.md``).
+
+The statistics are computed by the task on the validation set (:mod:`sparselab.analysis.head_roles`, stored in
+``extra.heads``): per self-attention head the mean weight on the previous / next token and the share of queries
+whose largest weight is there (``positional``), the BPE-merging score (``bpe_merging``, over ``bpe_words``
+multi-piece words) and the interrogation score (``interrogation``, over ``interrogation_queries`` question words).
+Here they are read back per run of the analysed direction, with the paper's values from papers.yaml.
+"""
+from __future__ import annotations
+
+from statistics import median
+from typing import Any, Mapping, Sequence
+
+from sparselab.analysis.head_roles import positional_heads
+
+from .correia2019_runs import LABELS, analysed, figure_pair, seed_of
+from .tables import NONE, md_table
+
+SELF = ("enc_self", "dec_self")
+SIDE = {"enc_self": "encoder self-attention (source)", "dec_self": "decoder self-attention (target)"}
+THRESHOLD = 0.9       # Voita et al. (2019): a positional head's largest weight is on that token for ≥ 90 % of queries
+TOP = 2               # the paper reports the two best BPE-merging heads
+
+
+def _heads(rec) -> dict:
+    return rec.get("extra", {}).get("heads") or {}
+
+
+def _int_layers(d: Mapping) -> dict[int, Any]:
+    return {int(k): v for k, v in d.items()}
+
+
+def _f(x, digits: int = 3) -> str:
+    return NONE if x is None else f"{x:.{digits}f}"
+
+
+def best_heads(per_layer: Mapping[str, Sequence[float]], n: int = TOP) -> list[tuple[int, int, float]]:
+    """The ``n`` highest-scoring (layer, head, score) of ``{layer: [score per head]}``."""
+    flat = [(int(layer), h, float(s)) for layer, scores in per_layer.items() for h, s in enumerate(scores)]
+    return sorted(flat, key=lambda x: (-x[2], x[0], x[1]))[:n]
+
+
+def _named(heads: Sequence[tuple[int, int, float]]) -> str:
+    return ", ".join(f"l{layer} h{h} {s:.3f}" for layer, h, s in heads) or NONE
+
+
+# ---------------------------------------------------------------- positional heads
+def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[list[Any]]:
+    """Per run and self-attention type, per offset: the positional heads (Voita et al.'s rule), their median
+    confidence, the paper's median (one per model), and the strongest head by argmax share."""
+    paper = ref.get("positional_head_confidence_median", {}) or {}
+    rows = []
+    for v, rs in runs.items():
+        for r in rs:
+            for kind in SELF:
+                stats = (_heads(r).get("positional") or {}).get(kind)
+                if not stats:
+                    continue
+                stats = _int_layers(stats)
+                total = sum(len(s["prev"]) for s in stats.values())
+                for offset, name in ((-1, "previous"), (1, "next")):
+                    if kind == "dec_self" and offset == 1:
+                        continue            # causal: the next token always gets 0
+                    found = positional_heads(stats, offset, THRESHOLD)
+                    key = "prev" if offset == -1 else "next"
+                    top = max(((layer, h, s[f"{key}_argmax"][h], s[key][h]) for layer, s in stats.items()
+                               for h in range(len(s[key]))), key=lambda x: (x[2], x[3]))
+                    rows.append([LABELS[v], seed_of(r), SIDE[kind], name, f"{len(found['heads'])} of {total}",
+                                 _f(found["median_confidence"]), _f(paper.get(v)) if offset == -1 else NONE,
+                                 f"l{top[0]} h{top[1]}: argmax share {top[2]:.3f}, mean weight {top[3]:.3f}"])
+    return rows
+
+
+def positional_claims(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[str]:
+    """Our median previous-token confidence per model (encoder and decoder heads together) against the paper's."""
+    paper = ref.get("positional_head_confidence_median", {}) or {}
+    out = []
+    for v, rs in runs.items():
+        conf = [h["confidence"] for r in rs for kind in SELF
+                if (_heads(r).get("positional") or {}).get(kind)
+                for h in positional_heads(_int_layers(_heads(r)["positional"][kind]), -1, THRESHOLD)["heads"]]
+        med = median(conf) if conf else None
+        out.append(f"- {LABELS[v]}: {len(conf)} previous-token heads, median confidence {_f(med)} (paper "
+                   f"{_f(paper.get(v))})" + ("" if conf else " — no head passes the 90 % rule"))
+    return out
+
+
+# ---------------------------------------------------------------- BPE merging and interrogation
+def score_rows(runs: Mapping[str, list[dict]], stat: str, count: str) -> list[list[Any]]:
+    """Per run and self-attention type: the number of items scored and the best heads (or why there are none)."""
+    rows = []
+    for v, rs in runs.items():
+        for r in rs:
+            h = _heads(r)
+            for kind in SELF:
+                scores, n = (h.get(stat) or {}).get(kind), (h.get(count) or {}).get(kind)
+                if scores is None:
+                    continue
+                if stat == "interrogation" and not n:
+                    best = "no question sentences in the validation set"
+                else:
+                    best = _named(best_heads(scores))
+                mean_all = [s for layer in scores.values() for s in layer]
+                rows.append([LABELS[v], seed_of(r), SIDE[kind], n if n is not None else NONE, best,
+                             _f(sum(mean_all) / len(mean_all)) if mean_all and n else NONE])
+    return rows
+
+
+# ---------------------------------------------------------------- text
+def head_roles_text(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> str:
+    runs = analysed(options, recs)
+    text = (f"# Head roles (§5.3)\n\nCorreia, Niculae & Martins (2019). Profile: **{profile}**. Direction: "
+            f"**{figure_pair(options, recs) or 'none'}**, validation set, teacher forcing, every run. Layers and "
+            "heads count from 0.\n\n")
+    text += ("## Positional heads\n\nPer head: the mean weight a query puts on the previous (next) token "
+             f"(*confidence*) and the share of queries whose largest weight is there (*argmax share*). A head is "
+             f"positional when its argmax share is at least {THRESHOLD} (Voita et al. 2019; the paper does not state "
+             "its rule). Paper: median confidence of the previous-token heads, papers.yaml "
+             "`positional_head_confidence_median` (one value per model, attention type not stated).\n\n")
+    pr = positional_rows(runs, ref)
+    text += md_table(["model", "seed", "attention", "token", "positional heads", "median confidence (ours)",
+                      "median (paper)", "strongest head"], pr) if pr else "No runs.\n"
+    text += "\n" + "\n".join(positional_claims(runs, ref)) + "\n"
+    text += ("\n## BPE-merging heads\n\nFor every word of several BPE pieces (or joined by `@-@`): the largest mass "
+             "that any one of its pieces gives to the other pieces of the word; a head's score is the mean over "
+             f"such words. Best {TOP} heads per run and side. Paper (papers.yaml `bpe_merging_score`): "
+             f"\"{ref.get('bpe_merging_score', NONE)}\"\n\n")
+    br = score_rows(runs, "bpe_merging", "bpe_words")
+    text += md_table(["model", "seed", "attention", "multi-piece words", f"best {TOP} heads (layer, head, score)",
+                      "mean over heads"], br) if br else "No runs.\n"
+    text += ("\n## Interrogation heads\n\nThe mean weight that an interrogative word puts on the question mark of its "
+             "sentence, over the question words of sentences that contain \"?\" (the question words are listed in "
+             f"`sparselab.analysis.head_roles.QUESTION_WORDS`). Best {TOP} heads per run and side.\n\n")
+    ir = score_rows(runs, "interrogation", "interrogation_queries")
+    text += md_table(["model", "seed", "attention", "question words scored", f"best {TOP} heads (layer, head, score)",
+                      "mean over heads"], ir) if ir else "No runs.\n"
+    return text

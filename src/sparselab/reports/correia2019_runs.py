@@ -1,0 +1,114 @@
+"""The run records behind the Correia, Niculae & Martins (2019) reports, and what each run is.
+
+A run of ``correia2019/table1_bleu`` is one direction (``data.pair``) with one attention normalizer in every
+attention block, chosen by the Hydra group ``mapping`` (softmax / entmax15 / alpha_entmax). The group's name is
+not in the resolved config, so :func:`variant_of` reads the normalizers the model was built with
+(``config.model.normalizers``): a learnable ``Entmax`` is α-entmax, a fixed α of 1 softmax, of 1.5 1.5-entmax.
+A run of ``correia2019/output_alpha`` (beyond the paper) is α-entmax attention with a learned output α.
+
+The plan's options (``pipelines/correia2019.py``) say what the profile runs::
+
+    {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "output_alpha": bool}
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Mapping, Sequence
+
+from .mt_common import pair_of
+from .records import load
+from .tables import NOT_RUN
+
+PAPER = "correia2019"
+TABLE1 = "correia2019/table1_bleu"
+OUTPUT_ALPHA = "correia2019/output_alpha"
+# (variant, label); the first three are the paper's Table 1 rows (papers.yaml row names = mapping group names)
+VARIANTS = (("softmax", "softmax"), ("entmax15", "1.5-entmax"), ("alpha_entmax", "α-entmax"),
+            ("output_alpha", "α-entmax + learned output α (beyond the paper)"))
+LABELS = dict(VARIANTS)
+TABLE1_VARIANTS = ("softmax", "entmax15", "alpha_entmax")
+SPARSE = ("entmax15", "alpha_entmax")
+# the paper's Table 1 columns, in its order (papers.yaml ``table1_bleu.columns`` are "<pair> <corpus>")
+PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
+# a direction whose paper data has no configuration in conf/data/mt.yaml (en-de there is the reverse of the
+# Multi30k / IWSLT17 de-en pair, not WMT14); the plan's ``not_run`` reasons take precedence
+NOT_CONFIGURED = {"en-de": "not configured: WMT14 en-de training data downloader missing"}
+
+Key = tuple[str, str]      # (pair, variant)
+
+
+def _normalizer_kind(n: Mapping[str, Any] | None) -> str | None:
+    if not n:
+        return None
+    if n.get("learnable"):
+        return "alpha_entmax"
+    return {1.0: "softmax", 1.5: "entmax15"}.get(float(n["alpha"]) if n.get("alpha") is not None else -1.0)
+
+
+def variant_of(rec) -> str | None:
+    """``softmax`` / ``entmax15`` / ``alpha_entmax`` / ``output_alpha``; None for a run whose attention blocks
+    mix normalizers or use another α (a hand run, not a Table 1 cell)."""
+    c = rec["config"]
+    kinds = {_normalizer_kind(n) for n in (c["model"].get("normalizers") or {}).values()}
+    if len(kinds) != 1 or None in kinds:
+        return None
+    kind = kinds.pop()
+    out = c["model"].get("output_normalizer") or {}
+    if out.get("learnable"):
+        return "output_alpha" if kind == "alpha_entmax" else None
+    return kind if float(c["mapping"]["alpha"]) == 1.0 else None
+
+
+def seed_of(rec) -> int:
+    return int(rec["config"]["seed"])
+
+
+def key(rec) -> Key:
+    return pair_of(rec), variant_of(rec)
+
+
+def collect(runs, profile: str) -> tuple[list[dict], list[dict]]:
+    """(finished runs of both experiments that are a Table 1 / output-α cell, the others); one per config hash
+    (a hand run and a sweep job with the same resolved config are the same run: the one finished last is kept)."""
+    best: dict[str, dict] = {}
+    for experiment in (TABLE1, OUTPUT_ALPHA):
+        for r in load(runs, profile, experiment):
+            h = r.get("config_hash") or r["run_dir"]
+            if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
+                best[h] = r
+    order = [v for v, _ in VARIANTS]
+    recs = sorted(best.values(), key=lambda r: (pair_of(r), order.index(variant_of(r)) if variant_of(r) else len(order),
+                                               seed_of(r), r["run_dir"]))
+    return [r for r in recs if variant_of(r)], [r for r in recs if not variant_of(r)]
+
+
+def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
+    out = defaultdict(list)
+    for r in recs:
+        out[key(r)].append(r)
+    for v in out.values():
+        v.sort(key=seed_of)
+    return dict(out)
+
+
+def pair_status(options: Mapping[str, Any], pair: str) -> str | None:
+    """None when the profile runs ``pair``; else the text of its cells (the plan's reason up to its first
+    parenthesis, the header gives it whole; else :data:`NOT_CONFIGURED`; else "not run in this profile")."""
+    if pair in options.get("pairs", []):
+        return None
+    reason = (options.get("not_run") or {}).get(pair) or NOT_CONFIGURED.get(pair)
+    return reason.split(" (")[0].strip() if reason else NOT_RUN
+
+
+def figure_pair(options: Mapping[str, Any], recs: Sequence[dict]) -> str | None:
+    """The direction the figures and head analyses are drawn from: the plan's first direction (de-en, the
+    paper's analysis language pair, in every profile), else the first one with runs."""
+    pairs = list(options.get("pairs") or []) + sorted({pair_of(r) for r in recs})
+    return next((p for p in pairs if any(pair_of(r) == p for r in recs)), None)
+
+
+def analysed(options: Mapping[str, Any], recs: Sequence[dict]) -> dict[str, list[dict]]:
+    """``{variant: [runs of the figure direction, by seed]}`` for the Table 1 variants that have runs."""
+    pair = figure_pair(options, recs)
+    g = by_key(recs)
+    return {v: g[(pair, v)] for v in TABLE1_VARIANTS if (pair, v) in g}

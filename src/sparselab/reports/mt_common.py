@@ -1,0 +1,102 @@
+"""What every machine-translation report shares: BLEU cells over seeds, the SacreBLEU signatures of the records,
+validation curves in one line, and the hypothesis / reference files copied beside the report so that the
+``sacrebleu`` CLI reproduces each BLEU.
+
+Used by :mod:`.peters2019_mt` (LSTM NMT) and :mod:`.correia2019` (Transformer); both read the records that
+:mod:`sparselab.tasks.translation` writes (``metrics.bleu`` / ``bleu_tok``, ``extra.test.files``,
+``extra.extra_test.<set>``, ``extra.history``).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from statistics import mean, stdev
+from typing import Any, Callable, Mapping, Sequence
+
+from .tables import NONE
+
+BLEU_DIR = "bleu_files"
+
+
+def pair_of(rec) -> str:
+    return str(rec["config"]["data"]["pair"])
+
+
+def values(recs: Sequence[dict], metric: str) -> list[float]:
+    return [float(r["metrics"][metric]) for r in recs if r["metrics"].get(metric) is not None]
+
+
+def mean_std(vals: Sequence[float], digits: int = 2) -> str:
+    """``m`` for one value, ``m ± s`` (sample std, n−1) for several; ``–`` for none."""
+    if not vals:
+        return NONE
+    if len(vals) == 1:
+        return f"{vals[0]:.{digits}f}"
+    return f"{mean(vals):.{digits}f} ± {stdev(vals):.{digits}f}"
+
+
+def tokenization_lines(recs) -> list[str]:
+    """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures, from the records."""
+    seen: dict[tuple, list[str]] = {}
+    for r in recs:
+        e = r.get("extra", {})
+        t = e.get("test", {})
+        k = (e.get("bleu_tokenization"), t.get("bleu_signature"), t.get("bleu_tok_signature"))
+        seen.setdefault(k, [])
+        if pair_of(r) not in seen[k]:
+            seen[k].append(pair_of(r))
+    lines = []
+    for (how, sig, sig_tok), pairs in seen.items():
+        lines.append(f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; "
+                     f"tokenized: `{sig_tok}`")
+    return lines
+
+
+def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
+    """``first → best (step) → last`` validation token accuracy."""
+    accs = [(h.get("step"), h.get("val_acc")) for h in hist if h.get("val_acc") is not None]
+    if not accs:
+        return NONE
+    best = max(accs, key=lambda sa: sa[1])
+    return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
+
+
+def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
+    """(set name, files, metrics) for the test set and every extra test set of a run."""
+    e = rec.get("extra", {})
+    out = []
+    if e.get("test", {}).get("files"):
+        out.append(("test", e["test"]["files"], rec["metrics"]))
+    for name, x in sorted(e.get("extra_test", {}).items()):
+        if x.get("files"):
+            out.append((name, x["files"], x.get("metrics", {})))
+    return out
+
+
+def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str]) -> list[list[Any]]:
+    """Copy every run's hypothesis and reference files into ``out/bleu_files/`` (emptied first) as
+    ``<stem(rec, set)>.<detok|tok>.<hyp|ref>.txt``; one row per (run, set, kind): file stem, BLEU from the
+    record, and the ``sacrebleu`` command that reproduces it."""
+    d = Path(out) / BLEU_DIR
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    rows = []
+    for r in recs:
+        tok = "ja-mecab" if r.get("extra", {}).get("tgt_lang") == "ja" else "13a"
+        for set_name, files, metrics in run_sets(r):
+            name = stem(r, set_name)
+            for kind, metric, tokenize in (("detok", "bleu", tok), ("tok", "bleu_tok", "none")):
+                hyp, refp = files.get(f"{kind}.hyp"), files.get(f"{kind}.ref")
+                if not hyp or not refp:
+                    continue
+                src_h, src_r = Path(r["run_dir"]) / hyp, Path(r["run_dir"]) / refp
+                if not (src_h.exists() and src_r.exists()):
+                    rows.append([f"{name}.{kind}", metrics.get(metric), "files missing in the run directory", ""])
+                    continue
+                shutil.copyfile(src_h, d / f"{name}.{kind}.hyp.txt")
+                shutil.copyfile(src_r, d / f"{name}.{kind}.ref.txt")
+                cmd = (f"sacrebleu {BLEU_DIR}/{name}.{kind}.ref.txt -i {BLEU_DIR}/{name}.{kind}.hyp.txt "
+                       f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
+                rows.append([f"{name}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])
+    return rows

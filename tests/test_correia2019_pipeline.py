@@ -1,0 +1,67 @@
+"""End to end: the smoke profile of pipelines/correia2019.py (the Table 1 sweep of three normalizers on de-en,
+then every report file), and the numbers of table1_bleu.md against the run records."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def _table(text: str, heading: str) -> dict[str, list[str]]:
+    lines = []
+    for line in text.split(heading, 1)[1].splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+        elif lines:
+            break
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[2:]]
+    return {r[0]: r for r in rows}
+
+
+@pytest.mark.slow
+def test_smoke_pipeline(tmp_path):
+    env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
+               HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
+    out = tmp_path / "report"
+    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(out)],
+                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+    from sparselab.reports import correia2019 as rep
+    from sparselab.reports.correia2019_runs import LABELS, collect, variant_of
+
+    for _, name, _ in rep.ARTIFACTS:
+        if name != rep.SPEED:                       # speed.md is the benchmark's
+            assert (out / name).exists() and (out / name).stat().st_size > 0, name
+    for variant in ("softmax", "entmax15", "alpha_entmax"):
+        for kind in ("enc_self", "dec_self", "context"):
+            assert (out / f"attention_maps_{variant}_{kind}.png").exists(), (variant, kind)
+    recs, others = collect(tmp_path / "runs", "smoke")
+    assert sorted(variant_of(r) for r in recs) == ["alpha_entmax", "entmax15", "softmax"] and not others
+
+    text = (out / "table1_bleu.md").read_text()
+    tok, detok = _table(text, "## Tokenized BLEU"), _table(text, "## Detokenized SacreBLEU")
+    for r in recs:
+        label = LABELS[variant_of(r)]
+        assert tok[label][1] == f"{r['metrics']['bleu_tok']:.2f}", label
+        assert detok[label][1] == f"{r['metrics']['bleu']:.2f}", label
+        assert tok[label][2] == f"{rep.paper_bleu(rep.reference(rep.PAPER), variant_of(r), 'de-en'):.2f}"
+        assert tok[label][7] == "not configured: WMT14 en-de training data downloader missing"
+    assert "Profile: **smoke**" in text and "`multi30k/test2016`" in text and "iwslt17" in text
+    # every BLEU file pair is there for the sacrebleu CLI: 3 runs x (test, iwslt17) x (detok, tok) x (hyp, ref)
+    assert len(list((out / "bleu_files").iterdir())) == 24
+    # the α-entmax run recorded its trajectory, which the analysis reads
+    assert "| 0 | all heads |" in (out / "analysis.md").read_text()
+    index = (out / "index.html").read_text()
+    assert "<img src='figure2_alpha_trajectories.png'" in index and str(tmp_path) not in index
+    # deterministic given the records: re-writing the reports changes nothing in the .md files
+    before = {p.name: p.read_text() for p in out.glob("*.md")}
+    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(out),
+                           "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert before == {p.name: p.read_text() for p in out.glob("*.md")}

@@ -1,0 +1,361 @@
+"""sparselab.reports.correia2019 (+ _runs, _analysis, _heads) in-process, on hand-made run records of
+correia2019/table1_bleu and correia2019/output_alpha (no training)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sacrebleu.metrics import BLEU
+
+from sparselab.engine import record
+from sparselab.reports import correia2019 as rep
+from sparselab.reports import correia2019_analysis as ana
+from sparselab.reports import correia2019_heads as heads
+from sparselab.reports import correia2019_runs as runs_mod
+from sparselab.reports.mt_common import BLEU_DIR, mean_std
+
+REF = {
+    "table1_bleu": {"columns": ["de-en IWSLT17", "ja-en KFTT", "ro-en WMT16", "en-de WMT14"],
+                    "rows": {"softmax": [29.79, 21.57, 32.7, 26.02], "entmax15": [29.83, 22.13, 33.1, 25.89],
+                             "alpha_entmax": [29.9, 21.74, 32.89, 26.93]}},
+    "training_speed_vs_softmax": {"entmax15": 0.9, "alpha_entmax": 0.75},
+    "positional_head_confidence_median": {"softmax": 0.935, "entmax15": 0.944, "alpha_entmax": 0.959},
+    "bpe_merging_score": "no softmax head above 0.80",
+    "training": "Transformer-Base",
+    "reported_summary": "alpha trajectories first toward softmax",
+}
+OPTIONS = {"pairs": ["de-en"], "seeds": [0, 1], "output_alpha": True,
+           "not_run": {"ja-en": "not run in this profile (budget)", "ro-en": "no training data offline (fetch it)"}}
+HYPS = ["a man in an orange hat .", "two dogs play in the snow .", "a girl is running on the beach ."]
+REFS = ["a man in an orange hat staring at something .", "two dogs are playing in the snow .",
+        "a little girl runs on the beach ."]
+NORMALIZERS = {"softmax": {"_target_": "sparselab.mappings.Entmax", "alpha": 1.0},
+               "entmax15": {"_target_": "sparselab.mappings.Entmax", "alpha": 1.5},
+               "alpha_entmax": {"_target_": "sparselab.mappings.Entmax", "learnable": True, "num_heads": 2,
+                                "alpha_init": None}}
+LAYERS = 3
+
+
+def config(variant: str, seed: int, mixed: bool = False) -> dict:
+    attn = "alpha_entmax" if variant == "output_alpha" else variant
+    norms = {k: NORMALIZERS[attn] for k in ("enc_self", "dec_self", "context")}
+    if mixed:
+        norms["context"] = NORMALIZERS["softmax"]
+    ps = {"train": "multi30k/train", "val": "multi30k/val", "test": "multi30k/test2016", "bpe_merges": 300,
+          "bpe_joint": True, "extra_test": {"iwslt17": "iwslt2017/test"}}
+    return {"experiment_name": runs_mod.OUTPUT_ALPHA if variant == "output_alpha" else runs_mod.TABLE1,
+            "seed": seed, "profile": {"name": "smoke"}, "paths": {"runs": "/somewhere/runs"},
+            "mapping": {"alpha": 1.0, "attn_alpha": {"softmax": 1.0, "entmax15": 1.5}.get(attn),
+                        "attn_normalizer": NORMALIZERS[attn]},
+            "model": {"enc_layers": LAYERS, "dec_layers": LAYERS, "heads": 2, "d_model": 32, "d_ff": 64,
+                      "dropout": 0.0, "attn_dropout": 0.0, "tie_output": True, "normalizers": norms,
+                      "output_normalizer": ({"_target_": "sparselab.mappings.Entmax", "learnable": True,
+                                             "alpha_init": 1.5} if variant == "output_alpha" else None)},
+            "data": {"pair": "de-en", "pairs": {"de-en": ps}, "root": "/somewhere/data"},
+            "task": {"name": "transformer_translation", "lr": 0.003, "warmup_steps": 10, "alpha_lr": None,
+                     "batch_tokens": 512, "early_stopping_patience": 5, "early_stopping_min_delta": 0.1, "beam": 5,
+                     "length_norm": 0.0, "max_decode_len": 30},
+            "trainer": {"max_steps": 40, "val_check_interval": 10}}
+
+
+def write_set(run_dir: Path, name: str, hyps, refs) -> tuple[dict, dict]:
+    files = {}
+    for kind, lines in (("detok.hyp", hyps), ("detok.ref", refs), ("tok.hyp", hyps), ("tok.ref", refs)):
+        p = run_dir / "translations" / f"{name}.{kind}.txt"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        files[kind] = f"translations/{name}.{kind}.txt"
+    score = lambda tok: BLEU(tokenize=tok, force=True).corpus_score(hyps, [refs]).score  # noqa: E731
+    return files, {"bleu": score("13a"), "bleu_tok": score("none")}
+
+
+def per_layer(f) -> dict:
+    return {str(layer): [f(layer, h) for h in range(2)] for layer in range(LAYERS)}
+
+
+def head_stats(variant: str) -> dict:
+    sparse = variant != "softmax"
+    js_level = {"softmax": 0.1, "entmax15": 0.3, "alpha_entmax": 0.4, "output_alpha": 0.4}[variant]
+    return {
+        "density": {k: per_layer(lambda layer, h: 1.0 if not sparse else 0.3 + 0.2 * h + 0.1 * layer)
+                    for k in ("enc_self", "dec_self", "context")},
+        # a middle-layer peak (layer 1 of 0-2) for every model
+        "js": {k: {str(layer): js_level + (0.1 if layer == 1 else 0.0) for layer in range(LAYERS)}
+               for k in ("enc_self", "dec_self", "context")},
+        # encoder layer 0 head 1 is a previous-token head (argmax share 0.95, confidence 0.9)
+        "positional": {k: {str(layer): {"prev": [0.1, 0.9 if (k, layer) == ("enc_self", 0) else 0.2],
+                                        "next": [0.05, 0.1], "next_argmax": [0.1, 0.1],
+                                        "prev_argmax": [0.1, 0.95 if (k, layer) == ("enc_self", 0) else 0.2]}
+                           for layer in range(LAYERS)} for k in ("enc_self", "dec_self")},
+        "bpe_merging": {k: per_layer(lambda layer, h: 0.5 + 0.1 * layer + 0.01 * h) for k in ("enc_self", "dec_self")},
+        "bpe_words": {"enc_self": 107, "dec_self": 115},
+        "interrogation": {k: per_layer(lambda layer, h: 0.0 if k == "enc_self" else 0.2 * h + 0.1 * layer)
+                          for k in ("enc_self", "dec_self")},
+        "interrogation_queries": {"enc_self": 0, "dec_self": 4},
+        "examples": [{"index": 3, "src": ["Ein", "Hund", "."], "tgt_in": ["<s>", "A", "dog"],
+                      "enc_self": [[[[0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.2, 0.3, 0.5]]] * 2] * LAYERS,
+                      "dec_self": [[[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]] * 2] * LAYERS,
+                      "context": [[[[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.3, 0.3, 0.4]]] * 2] * LAYERS}],
+    }
+
+
+def alpha_trajectory() -> dict:
+    """Mean α first falls (1.5 -> 1.3 at step 10), then rises (1.6 at step 20): the paper's pattern."""
+    hist = []
+    for step, shift in ((0, 0.0), (10, -0.2), (20, 0.1)):
+        hist.append({"step": step, "alpha": {f"{k}/l{layer}": [1.5 + shift, 1.5 + shift]
+                                             for k in ("enc_self", "dec_self", "context") for layer in range(LAYERS)}})
+    return {"every_n_steps": 10, "history": hist}
+
+
+# encoder α's in two clumps (near 1 and near 2); context and decoder α's in one
+LEARNED = {"enc_self": {"0": [1.02, 1.98], "1": [1.05, 1.95], "2": [1.03, 1.97]},
+           "dec_self": {"0": [1.4, 1.5], "1": [1.45, 1.55], "2": [1.5, 1.6]},
+           "context": {"0": [1.3, 1.5], "1": [1.4, 1.45], "2": [1.5, 1.7]}}
+
+
+def make_record(run_dir: Path, variant: str, seed: int, n_hyps: int = 3, speed: float = 1000.0,
+                stopped: bool = False, mixed: bool = False) -> dict:
+    hyps = HYPS[:n_hyps] + REFS[n_hyps:]
+    files, scores = write_set(run_dir, "multi30k-test2016", hyps, REFS)
+    efiles, escores = write_set(run_dir, "iwslt17-iwslt2017-test", HYPS[:1] + REFS[1:], REFS)
+    val_acc = 40.0 + n_hyps + seed
+    learned = variant in ("alpha_entmax", "output_alpha")
+    metrics = {**scores, "bleu_iwslt17": escores["bleu"], "bleu_tok_iwslt17": escores["bleu_tok"],
+               "val_acc_best": val_acc, "steps": 30.0, "best_step": 20.0, "train_tgt_tokens_per_s": speed,
+               "output_alpha": 1.7 if variant == "output_alpha" else 1.0, "train_time_s": 12.0}
+    rec = {"status": "finished", "experiment": config(variant, seed)["experiment_name"],
+           "config": config(variant, seed, mixed), "config_hash": f"{variant}-{seed}-{mixed}", "git_commit": "abc",
+           "finished_at": "2026-01-01T00:00:00", "threads": 1, "wall_time_s": 60.0, "metrics": metrics,
+           "extra": {"pair": "de-en", "tgt_lang": "en", "corpus": "multi30k",
+                     "splits": {"train": {"spec": "multi30k/train", "n": 300}, "val": {"spec": "multi30k/val", "n": 20},
+                                "test": {"spec": "multi30k/test2016", "n": 3},
+                                "extra:iwslt17": {"spec": "iwslt2017/test", "n": 3}},
+                     "preprocessing": {"bpe": {"merges_learned": {"joint": 300}}},
+                     "history": [{"step": 10, "val_acc": 10.0}, {"step": 20, "val_acc": val_acc},
+                                 {"step": 30, "val_acc": val_acc - 1}],
+                     "stopped_early": stopped,
+                     "bleu_tokenization": "bleu: SacreBLEU tokenize=13a; bleu_tok: tokenize=none",
+                     "test": {"spec": "multi30k/test2016", "files": files, "bleu_signature": "nrefs:1|tok:13a",
+                              "bleu_tok_signature": "nrefs:1|tok:none"},
+                     "extra_test": {"iwslt17": {"spec": "iwslt2017/test", "files": efiles,
+                                                "metrics": {**escores, "n": 3.0}}},
+                     "alpha_trajectory": alpha_trajectory() if learned else {"every_n_steps": 10, "history": []},
+                     "learned_alpha": LEARNED if learned else {},
+                     "heads": head_stats(variant)}}
+    record.write(run_dir, rec)
+    return rec
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """de-en: softmax seeds 0 and 1, 1.5-entmax and α-entmax seed 0, the learned output α seed 0; a run with mixed
+    normalizers (left out) and a failed run (ignored)."""
+    root = tmp_path / "runs"
+    t1 = root / "smoke" / runs_mod.TABLE1
+    make_record(t1 / "mapping=softmax,seed=0", "softmax", 0, n_hyps=3, speed=1000.0)
+    make_record(t1 / "mapping=softmax,seed=1", "softmax", 1, n_hyps=2, speed=1000.0)
+    make_record(t1 / "mapping=entmax15,seed=0", "entmax15", 0, n_hyps=1, speed=900.0, stopped=True)
+    make_record(t1 / "mapping=alpha_entmax,seed=0", "alpha_entmax", 0, n_hyps=2, speed=500.0)
+    make_record(t1 / "run" / "mixed", "entmax15", 0, mixed=True)
+    failed = make_record(t1 / "failed", "alpha_entmax", 1)
+    record.write(t1 / "failed", {**failed, "status": "failed"})
+    make_record(root / "smoke" / runs_mod.OUTPUT_ALPHA / "mapping=alpha_entmax", "output_alpha", 0, n_hyps=3)
+    return root
+
+
+def table(text: str, heading: str | None = None) -> list[list[str]]:
+    """Cells of the first Markdown table after ``heading`` (or of the first table)."""
+    if heading:
+        text = text.split(heading, 1)[1]
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+        elif lines:
+            break
+    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[2:]]
+
+
+# ---------------------------------------------------------------- which run is which
+def test_variant_of_the_composed_configs_and_the_wandb_grouping():
+    """The report and the W&B run set tell the mapping group's three choices and the output-α run apart from
+    the configs the runs really get."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from sparselab.engine import resolvers
+    from sparselab.reports import wandb_report
+    from sparselab.run import CONF_DIR
+
+    resolvers.register()
+    cases = [("correia2019/table1_bleu", m, m) for m in ("softmax", "entmax15", "alpha_entmax")]
+    cases.append(("correia2019/output_alpha", "alpha_entmax", "output_alpha"))
+    groups = set()
+    for experiment, mapping, want in cases:
+        with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+            cfg = compose("config", overrides=[f"experiment={experiment}", "profile=smoke", f"mapping={mapping}"])
+        c = OmegaConf.to_container(cfg, resolve=True)
+        assert runs_mod.variant_of({"config": c}) == want, (experiment, mapping)
+        flat = OmegaConf.create(c)
+        groups.add(tuple(str(OmegaConf.select(flat, k.removeprefix("config.")))
+                         for k in wandb_report.CORREIA_NORMALIZER))
+        assert c["task"]["name"] == wandb_report.CORREIA_TASK
+    assert len(groups) == 4
+
+
+def test_collect_keeps_table1_cells_and_names_the_others(runs):
+    recs, others = runs_mod.collect(runs, "smoke")
+    assert [(runs_mod.variant_of(r), runs_mod.seed_of(r)) for r in recs] == [
+        ("softmax", 0), ("softmax", 1), ("entmax15", 0), ("alpha_entmax", 0), ("output_alpha", 0)]
+    assert [Path(r["run_dir"]).name for r in others] == ["mixed"]
+
+
+# ---------------------------------------------------------------- Table 1
+def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    text = (out / "table1_bleu.md").read_text()
+    recs = {(runs_mod.variant_of(r), runs_mod.seed_of(r)): r for r in runs_mod.collect(runs, "smoke")[0]}
+    tok = {row[0]: row for row in table(text, "## Tokenized BLEU")}
+    soft = [recs[("softmax", s)]["metrics"]["bleu_tok"] for s in (0, 1)]
+    assert tok["softmax"][1:3] == [mean_std(soft), "29.79"] and "±" in tok["softmax"][1]
+    assert tok["α-entmax"][1:3] == [f"{recs[('alpha_entmax', 0)]['metrics']['bleu_tok']:.2f}", "29.90"]
+    assert tok["softmax"][3] == "not run in this profile" and tok["softmax"][5] == "no training data offline"
+    assert tok["1.5-entmax"][7] == runs_mod.NOT_CONFIGURED["en-de"] and tok["1.5-entmax"][8] == "25.89"
+    learned = tok[runs_mod.LABELS["output_alpha"]]
+    assert learned[1] == f"{recs[('output_alpha', 0)]['metrics']['bleu_tok']:.2f}" and learned[2] == "–"
+    detok = {row[0]: row for row in table(text, "## Detokenized SacreBLEU")}
+    assert detok["1.5-entmax"][1] == f"{recs[('entmax15', 0)]['metrics']['bleu']:.2f}"
+    assert "Table 1 scored on `multi30k/test2016` (3 sentences)" in text and "paper: IWSLT17 test" in text
+    assert "Left out: 1 finished run(s)" in text and "`smoke/correia2019/table1_bleu/run/mixed`" in text
+    assert "/somewhere" not in text and str(tmp_path) not in text
+    conv = table(text, "## Convergence of each run")
+    assert [r[8] for r in conv].count("early stopping (patience reached)") == 1 and len(conv) == 5
+    speed = {r[1]: r for r in table(text, "## Training speed in the runs")}
+    assert speed["α-entmax"][4:] == ["0.50", "0.75"] and speed["softmax"][4] == "1.00"
+
+
+def test_output_alpha_verdict_is_read_from_the_numbers(runs):
+    recs = runs_mod.collect(runs, "smoke")[0]
+    base = next(r for r in recs if runs_mod.variant_of(r) == "alpha_entmax")["metrics"]["bleu_tok"]
+    learned = next(r for r in recs if runs_mod.variant_of(r) == "output_alpha")["metrics"]["bleu_tok"]
+    assert learned < base                      # no copied reference line against one: lower BLEU
+    (line,) = rep.output_alpha_verdict(recs)
+    assert line.startswith("- de-en: the learned output α does not help") and f"{learned - base:+.2f}" in line
+    rows = rep.output_alpha_rows(recs)
+    assert rows[-1][:5] == ["de-en", "output α (final)", "1 (softmax)", 1, "1.700"]
+
+
+def test_bleu_files_reproduce_every_bleu(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    text = (out / "table1_bleu.md").read_text()
+    rows = table(text, "## Re-checking every BLEU")
+    assert len(rows) == 5 * 2 * 2                      # runs x (test, iwslt17) x (detok, tok)
+    for stem, bleu, _, tokenize in rows:
+        hyp = (out / BLEU_DIR / f"{stem}.hyp.txt").read_text().splitlines()
+        ref = (out / BLEU_DIR / f"{stem}.ref.txt").read_text().splitlines()
+        assert f"{BLEU(tokenize=tokenize, force=True).corpus_score(hyp, [ref]).score:.2f}" == bleu, stem
+    assert (out / BLEU_DIR / "de-en.output_alpha.seed0.iwslt17.tok.hyp.txt").exists()
+
+
+# ---------------------------------------------------------------- analyses
+def test_trajectory_summary_sees_down_then_up_and_monotone():
+    s = ana.trajectory_summary(alpha_trajectory()["history"])["all"]
+    assert s["first_down"] and s["then_up"] and s["lowest_step"] == 10 and s["share_heads_down_then_up"] == 1.0
+    flat = [{"step": t, "alpha": {"enc_self/l0": [1.5 + 0.1 * i, 1.2]}} for i, t in enumerate((0, 10, 20))]
+    e = ana.trajectory_summary(flat)["enc_self"]
+    assert not e["first_down"] and e["lowest_step"] == 0 and e["share_heads_down_then_up"] == 0.0
+
+
+def test_bimodality_check():
+    two = [1.02, 1.05, 1.03, 1.98, 1.95, 1.97]
+    one = [1.4, 1.45, 1.5, 1.5, 1.55, 1.6, 1.5, 1.48]
+    assert ana.bimodality_coefficient(two) > ana.BC_UNIFORM > ana.bimodality_coefficient(one)
+    assert ana.bimodality_coefficient([1.2, 1.8, 1.5]) is None and ana.bimodality_coefficient([1.5] * 5) is None
+    assert ana.is_bimodal(ana.alpha_stats(two)) and not ana.is_bimodal(ana.alpha_stats(one))
+
+
+def test_js_claim_layers_and_middle_peak():
+    js = {"softmax": {"enc_self": {"0": 0.1, "1": 0.2, "2": 0.3}},
+          "entmax15": {"enc_self": {"0": 0.2, "1": 0.5, "2": 0.25}},
+          "alpha_entmax": {"enc_self": {"0": 0.05, "1": 0.1, "2": 0.6}}}
+    (line,) = ana.js_claim(js)
+    assert "1.5-entmax > softmax in 2 of 3 layers (0, 1) — **holds in part**" in line
+    assert "α-entmax > softmax in 1 of 3 layers (2)" in line
+    assert "1.5-entmax peaks at layer 1 (a middle layer)" in line and "α-entmax peaks at layer 2 (not a middle" in line
+    assert ana.js_claim({"softmax": js["softmax"]}) == ["- not checked: needs the softmax run and at least one "
+                                                        "sparse run"]
+
+
+def test_analysis_text_states_each_claim_from_the_records(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    text = (out / "analysis.md").read_text()
+    assert "first toward softmax, then sparser — **holds**" in text
+    assert "encoder self-attention: paper bimodal; ours bimodal" in text and "— **agrees**" in text
+    assert "context attention: paper unimodal; ours not bimodal" in text
+    assert "α-entmax > softmax in 3 of 3 layers (0, 1, 2) — **holds**" in text
+    assert "α-entmax peaks at layer 1 (a middle layer)" in text
+    js = {r[0] + r[1]: r for r in table(text, "## Figure 6")}
+    assert js["encoder self-attention1"][2:] == ["0.200", "0.400", "0.500", "0.200", "0.300"]
+    dens = {(r[0], r[1]): r for r in table(text, "## Figures 4 and 5")}
+    assert dens[("softmax", "context attention")][3] == "1.000"
+
+
+# ---------------------------------------------------------------- head roles
+def test_head_roles_against_the_paper(runs):
+    recs = runs_mod.collect(runs, "smoke")[0]
+    text = heads.head_roles_text("smoke", OPTIONS, recs, REF)
+    pos = table(text, "## Positional heads")
+    prev_enc = [r for r in pos if r[2].startswith("encoder") and r[3] == "previous"]
+    assert [r[4:7] for r in prev_enc] == [["1 of 6", "0.900", m] for m in ("0.935", "0.935", "0.944", "0.959")]
+    assert prev_enc[0][7] == "l0 h1: argmax share 0.950, mean weight 0.900"
+    assert "- α-entmax: 1 previous-token heads, median confidence 0.900 (paper 0.959)" in text
+    bpe = table(text, "## BPE-merging heads")
+    assert bpe[0][3:5] == ["107", "l2 h1 0.710, l2 h0 0.700"]
+    ask = table(text, "## Interrogation heads")
+    assert ask[0][3:5] == ["0", "no question sentences in the validation set"]
+    assert ask[1][3:5] == ["4", "l2 h1 0.400, l1 h1 0.300"]
+
+
+# ---------------------------------------------------------------- every file
+def test_write_reports_writes_every_artefact_deterministically(runs, tmp_path):
+    out = tmp_path / "report"
+    recs = rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert len(recs) == 5
+    for _, name, _ in rep.ARTIFACTS:
+        assert name == rep.SPEED or (out / name).stat().st_size > 0, name
+    maps = sorted(p.name for p in out.glob("attention_maps_*.png"))
+    assert len(maps) == 9 and "attention_maps_alpha_entmax_context.png" in maps
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 5
+    assert "/somewhere/data" not in (out / "runs.jsonl").read_text()
+    assert "test tokenized BLEU by normalizer" in (out / "wandb_report.md").read_text()
+    index = (out / "index.html").read_text()
+    assert "href='speed.md'" not in index and "<img src='figure6_js_per_layer.png'" in index
+    assert str(tmp_path) not in index
+    before = {p.name: p.read_text() for p in out.glob("*.md")}
+    (out / "speed.md").write_text("# speed\n")
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert before == {p.name: p.read_text() for p in out.glob("*.md") if p.name != "speed.md"}
+    assert "href='speed.md'" in (out / "index.html").read_text()
+
+
+def test_figures_not_allowed_by_the_records_are_not_left_stale(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert (out / "figure2_alpha_trajectories.png").exists()
+    for d in (runs / "smoke").rglob("run.json"):
+        rec = json.loads(d.read_text())
+        if runs_mod.variant_of(rec) in ("alpha_entmax", "output_alpha"):
+            d.unlink()
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert not (out / "figure2_alpha_trajectories.png").exists()
+    assert not (out / "figure3_alpha_histograms.png").exists()
+    assert not list(out.glob("attention_maps_alpha_entmax_*.png"))
+    text = (out / "analysis.md").read_text()
+    assert "`figure2_alpha_trajectories.png` not drawn: no α-entmax run with an α trajectory" in text
+    assert "- not checked: no α-entmax run with a recorded trajectory" in text
+    assert "learned output α" not in (out / "table1_bleu.md").read_text().split("## Tokenized BLEU")[1]
