@@ -64,7 +64,7 @@ def test_registry_entry_covers_every_training_file_with_https_urls_and_locks():
 @pytest.mark.parametrize("profile", ["smoke", "cpu", "paper"])
 def test_mt_wmt14_selects_wmt14_for_en_de_only(profile):
     cfg = _cfg(f"profile={profile}", "data=mt_wmt14")
-    base = _cfg(f"profile={profile}")
+    base = _cfg(f"profile={profile}", "data=mt")
     d, b = OmegaConf.to_container(cfg.data, resolve=True), OmegaConf.to_container(base.data, resolve=True)
     assert (d["name"], d["pair"]) == ("mt_wmt14", "en-de")
     ende = d["pairs"]["en-de"]
