@@ -206,3 +206,14 @@ def test_runner_command_line(monkeypatch, tmp_path, capsys):
     assert called["run"][1:3] == ("smoke", 3)
     with pytest.raises(SystemExit):
         runner.main(peters2019, plans, ["--profile", "gpu"])
+
+
+def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monkeypatch):
+    peters = load_pipeline("peters2019")
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd[3:]))
+    runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table2_mt"])
+    assert calls and all(c[1] == "experiment=peters2019/table2_mt" for c in calls)
+    assert len(calls) == 3                                      # Table 2, then the two Figure 4 grids
+    with pytest.raises(SystemExit, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
+        runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])

@@ -71,10 +71,19 @@ def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun
     subprocess.run(cmd, check=True, cwd=PROJECT, env=env)
 
 
-def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None) -> None:
+def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
+             only: Sequence[str] = ()) -> None:
+    """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
+    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are."""
+    known = [experiment for experiment, _ in plan.sweeps]
+    unknown = [o for o in only if o not in known]
+    if unknown:
+        raise SystemExit(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
+                         f"{', '.join(dict.fromkeys(known))}")
     launcher = launcher_overrides(plan.launcher, jobs)
     for experiment, overrides in plan.sweeps:
-        sweep(experiment, profile, [*overrides, *launcher], runs=runs)
+        if not only or experiment in only:
+            sweep(experiment, profile, [*overrides, *launcher], runs=runs)
 
 
 def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
@@ -91,6 +100,9 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
     ap.add_argument("--jobs", type=int, default=None,
                     help="parallel jobs for profiles that use the parallel launcher (1 = sequential)")
+    ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
+                    help="run only this experiment's sweeps of the plan (repeatable); reports are still written "
+                         "from every record found")
     return ap
 
 
@@ -104,7 +116,7 @@ def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | No
     print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     runs = runs_root()
     if not args.report_only:
-        run_plan(plan, profile, args.jobs, runs)
+        run_plan(plan, profile, args.jobs, runs, args.only)
     out = report_dir(paper, profile, args.out)
     recs = report.write_reports(profile, out, plan.options, runs)
     print(f"[{paper}] {len(recs)} run records -> {out}", flush=True)
