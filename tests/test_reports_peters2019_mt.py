@@ -291,7 +291,7 @@ def test_write_reports_through_the_inflection_report_and_index(runs, tmp_path):
     for name in ("table2_mt.md", "table3_sparsity.md", "figure4_alpha_grid.md", "autocomplete_examples.md",
                  "figure6_speed.md"):
         assert f"<a href='{name}'>" in html, name
-    assert "<img src='figure4_alpha_grid.png'" in html
+    assert "<img src='figure4_alpha_grid.png'" in html and "<img src='mt_learning_curves.png'" in html
     assert "<td>no training data offline</td>" in html and "<td>25.70 ± 0.15</td>" in html
     assert "<td>softmax</td>" in html                      # the benchmark's table, rendered inline
     assert "smoke/peters2019/table2_mt/de-en,a=1,s=0" in html
@@ -302,6 +302,55 @@ def test_write_reports_through_the_inflection_report_and_index(runs, tmp_path):
     out2.mkdir()
     inflection.write_reports("smoke", out2, {"settings": [], "ensemble": False}, runs, ref=REF)
     assert "table2_mt.md" not in (out2 / "index.html").read_text() and not (out2 / "table2_mt.md").exists()
+
+
+def test_only_the_mt_part_leaves_the_inflection_files_as_they_are(runs, tmp_path):
+    out = tmp_path / "report"
+    out.mkdir()
+    kept = {"table1.md": "# Table 1 from an earlier run\n", "runs.jsonl": '{"run": "earlier"}\n',
+            "sparsity.md": "# kept\n"}
+    for name, text in kept.items():
+        (out / name).write_text(text)
+    options = {"settings": ["medium"], "ensemble": False, "baseline": True, **OPTIONS, "only": [rep.EXPERIMENT]}
+    recs = inflection.write_reports("smoke", out, options, runs, ref=REF)
+    assert {r["experiment"] for r in recs} == {rep.EXPERIMENT}
+    assert {name: (out / name).read_text() for name in kept} == kept
+    assert (out / "table2_mt.md").stat().st_size > 0 and (out / "mt_learning_curves.png").stat().st_size > 0
+    html = (out / "index.html").read_text()
+    assert "Table 1 from an earlier run" in html and "unchanged by this one" in html and "table2_mt.md" in html
+    # without --only the same call rewrites the inflection files
+    inflection.write_reports("smoke", out, {**options, "only": []}, runs, ref=REF)
+    assert (out / "table1.md").read_text() != kept["table1.md"]
+
+
+def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs, tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    recs = rep.collect(runs, "smoke")
+    seen = {}
+    real_save = rep.figures.save
+
+    def keep(fig, path, dpi=100):
+        seen.update({ax.get_title(): [ln.get_label() for ln in ax.get_lines()] for ax in fig.axes})
+        return real_save(fig, path, dpi)
+
+    import sparselab.reports.mt_common as common
+    old = common.figures.save
+    common.figures.save = keep
+    try:
+        path = common.plot_learning_curves(tmp_path / "c.png", recs, rep.curve_label, "LSTM NMT")
+    finally:
+        common.figures.save = old
+    plt.close("all")
+    assert path.stat().st_size > 0
+    pairs = sorted({common.pair_of(r) for r in recs})
+    assert sorted(seen) == [f"LSTM NMT, {p}" for p in pairs]
+    with_history = [r for r in recs if r["extra"].get("history")]
+    assert sum(len(v) for v in seen.values()) == len(with_history) > 0
+    assert all(lbl.startswith("out α=") and "attn α=" in lbl for v in seen.values() for lbl in v)
 
 
 def test_numbers(runs):

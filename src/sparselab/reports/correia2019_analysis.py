@@ -20,7 +20,7 @@ import numpy as np
 from sparselab.analysis.heads import KINDS
 
 from . import correia2019_figures as draw
-from . import figures
+from . import mt_common
 from .correia2019_runs import LABELS, SPARSE, analysed, figure_pair, seed_of, variant_of
 from .mt_common import curve_summary, pair_of
 from .tables import NONE, md_table
@@ -166,16 +166,7 @@ def js_claim(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[str]:
 
 # ---------------------------------------------------------------- figures
 def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
-    plt = figures.pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for r in recs:
-        h = [(x["step"], x["val_acc"]) for x in r.get("extra", {}).get("history", []) if x.get("val_acc") is not None]
-        if h:
-            ax.plot(*zip(*h), marker=".", label=f"{pair_of(r)} {LABELS[variant_of(r)]} seed {seed_of(r)}")
-    ax.set(xlabel="training step", ylabel="validation token accuracy (%)", title="learning curves")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return figures.save(fig, path)
+    return mt_common.plot_learning_curves(path, recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
 
 
 def plot_attention_maps(out: Path, variant: str, rec: dict) -> list[Path]:

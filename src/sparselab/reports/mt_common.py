@@ -13,6 +13,7 @@ from pathlib import Path
 from statistics import mean, stdev
 from typing import Any, Callable, Mapping, Sequence
 
+from . import figures
 from .tables import NONE
 
 BLEU_DIR = "bleu_files"
@@ -59,6 +60,27 @@ def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
         return NONE
     best = max(accs, key=lambda sa: sa[1])
     return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
+
+
+def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict], str],
+                         title: str = "learning curves") -> Path:
+    """Validation token accuracy (teacher forcing) at every validation against the training step, one panel per
+    direction: the evidence of how close each run got to convergence (a curve still rising at its last point was
+    stopped by the step cap, not by the data)."""
+    pairs = sorted({pair_of(r) for r in recs}) or ["(no runs)"]
+    plt = figures.pyplot()
+    fig, axes = plt.subplots(1, len(pairs), figsize=(5.5 * len(pairs), 4), squeeze=False)
+    for ax, pair in zip(axes[0], pairs):
+        for r in sorted((r for r in recs if pair_of(r) == pair), key=label):
+            h = [(x["step"], x["val_acc"]) for x in r.get("extra", {}).get("history", [])
+                 if x.get("val_acc") is not None]
+            if h:
+                ax.plot(*zip(*h), marker=".", label=label(r))
+        ax.set(xlabel="training step", ylabel="validation token accuracy (%)", title=f"{title}, {pair}")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+    return figures.save(fig, path)
 
 
 def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:

@@ -508,23 +508,25 @@ def plot_learning_curves(path: Path, profile: str, options: Mapping[str, Any], t
 # ---------------------------------------------------------------- all reports
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
-    """Every report file of the paper in ``out``; returns the records behind them."""
+    """Every report file of the paper in ``out``; returns the records behind them.
+
+    ``options["only"]`` (the pipeline's ``--only``) naming just the MT experiment rewrites the MT reports only: the
+    inflection files in ``out`` (and their ``runs.jsonl``) are left as an earlier run of the pipeline wrote them, so
+    the translation part can be run and reported on a machine that does not hold the inflection run records."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
+    mt_only = bool(options.get("mt")) and list(options.get("only") or []) == [peters2019_mt.EXPERIMENT]
     train, ens = collect(runs, profile)
     baseline = collect_baseline(runs, profile) if options.get("baseline") else None
-    (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
-    (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
-    (out / "examples.md").write_text(examples_text(profile, options, train))
-    write_per_language_csv(out / "per_language.csv", train, ens)
-    if settings_run(options):
-        plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
-        plot_support_histogram(out / "support_histogram.png", profile, options, train)
-        plot_learning_curves(out / "learning_curves.png", profile, options, train)
     recs = [r for s in SETTINGS for r in train[s] + ens[s] + (baseline or {}).get(s, [])]
-    write_configs(out, recs, runs)
-    items, title, note = INFLECTION_ARTIFACTS, "inflection", "; ".join(reductions(profile, options, trained(train)))
+    if mt_only:
+        note = ("report files from an earlier run of the pipeline, unchanged by this one (`--only "
+                f"{peters2019_mt.EXPERIMENT}`); the configs, hashes and metrics of their runs are in `runs.jsonl`")
+    else:
+        write_inflection(profile, out, options, runs, ref, train, ens, baseline, recs)
+        note = "; ".join(reductions(profile, options, trained(train)))
+    items, title = INFLECTION_ARTIFACTS, "inflection"
     mt_recs = []
     if options.get("mt"):             # the plan runs the MT experiments too (issue 9)
         mt_recs = peters2019_mt.write_reports(profile, out, options, runs, ref)
@@ -533,6 +535,20 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
                 notes=note, runs=runs)
     return recs + mt_recs
+
+
+def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, ref, train, ens, baseline,
+                     recs) -> None:
+    """The inflection report files: Table 1, sparsity, examples, per-language CSV, figures, runs.jsonl."""
+    (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
+    (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
+    (out / "examples.md").write_text(examples_text(profile, options, train))
+    write_per_language_csv(out / "per_language.csv", train, ens)
+    if settings_run(options):
+        plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
+        plot_support_histogram(out / "support_histogram.png", profile, options, train)
+        plot_learning_curves(out / "learning_curves.png", profile, options, train)
+    write_configs(out, recs, runs)
 
 
 # ---------------------------------------------------------------- numbers behind the tables

@@ -53,6 +53,8 @@ ARTIFACTS = [
      "attended source tokens and nonzero target tokens per step vs paper; exact-search and single-output shares"),
     ("Figure 4 (α grid), table", "figure4_alpha_grid.md", "de-en validation token accuracy over attention α and output α"),
     ("Figure 4 (α grid)", "figure4_alpha_grid.png", "de-en validation token accuracy, ours and paper"),
+    ("MT learning curves", "mt_learning_curves.png",
+     "validation token accuracy against training step, every MT run, one panel per direction"),
     ("Figure 2 (autocomplete sets)", "autocomplete_examples.md",
      "forced decoding of test references: every target token with nonzero probability per step"),
     ("Figure 6 (training speed)", "figure6_speed.md",
@@ -75,6 +77,11 @@ def key(rec) -> Key:
 
 def seed_of(rec) -> int:
     return int(rec["config"]["seed"])
+
+
+def curve_label(rec) -> str:
+    a, b = alphas(rec)
+    return f"out α={a:g}, attn α={b:g}, seed {seed_of(rec)}"
 
 
 def collect(runs, profile: str) -> list[dict]:
@@ -376,7 +383,8 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
     text += md_table(["direction", "ours, tokenized BLEU", "ours, SacreBLEU", "paper"], ordering_rows(recs, options, ref))
     conv = convergence_rows(t2)
     if conv:
-        text += "\n## Convergence of each run\n\n" + convergence_summary(t2) + "\n\n"
+        text += ("\n## Convergence of each run\n\n" + convergence_summary(t2) + " Every run's validation curve, the "
+                 "Figure 4 grid runs included, is in `mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
                           "best step", "val. token accuracy: first → best (step) → last", "stopped by",
                           "training time (s)"], conv)
@@ -605,6 +613,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     (out / "table3_sparsity.md").write_text(scrub(table3_text(profile, options, recs, ref), runs))
     (out / "figure4_alpha_grid.md").write_text(scrub(figure4_text(profile, options, recs, ref), runs))
     plot_figure4(out / "figure4_alpha_grid.png", profile, recs, ref)
+    mt_common.plot_learning_curves(out / "mt_learning_curves.png", recs, curve_label, "LSTM NMT")
     (out / "autocomplete_examples.md").write_text(autocomplete_text(profile, options, recs))
     write_configs(out, recs, runs, name="runs_mt.jsonl")
     return recs

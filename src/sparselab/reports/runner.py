@@ -101,8 +101,9 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--jobs", type=int, default=None,
                     help="parallel jobs for profiles that use the parallel launcher (1 = sequential)")
     ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
-                    help="run only this experiment's sweeps of the plan (repeatable); reports are still written "
-                         "from every record found")
+                    help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
+                         "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
+                         "reports and the index, and leaves the inflection files as they are)")
     return ap
 
 
@@ -118,6 +119,7 @@ def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | No
     if not args.report_only:
         run_plan(plan, profile, args.jobs, runs, args.only)
     out = report_dir(paper, profile, args.out)
-    recs = report.write_reports(profile, out, plan.options, runs)
+    options = {**plan.options, "only": list(args.only)} if args.only else plan.options
+    recs = report.write_reports(profile, out, options, runs)
     print(f"[{paper}] {len(recs)} run records -> {out}", flush=True)
     return 0
