@@ -66,7 +66,10 @@ def speeds(times: dict[str, list[float]]) -> dict[str, float]:
 
 
 def cpu_description() -> str:
-    return f"cpu ({platform.processor() or platform.machine()}), {os.cpu_count()} cores"
+    """The CPU, and its 1-minute load average when the benchmark started: a box busy with other jobs gives noisier
+    speeds (the ratios, measured side by side on the same batches, are what the reports compare)."""
+    load = f", load average {os.getloadavg()[0]:.2f} at start" if hasattr(os, "getloadavg") else ""
+    return f"cpu ({platform.processor() or platform.machine()}), {os.cpu_count()} cores{load}"
 
 
 def device_description(device: torch.device) -> str:
