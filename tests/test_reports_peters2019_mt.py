@@ -323,30 +323,21 @@ def test_only_the_mt_part_leaves_the_inflection_files_as_they_are(runs, tmp_path
     assert (out / "table1.md").read_text() != kept["table1.md"]
 
 
-def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs, tmp_path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs, tmp_path, monkeypatch):
+    from sparselab.reports import figures, mt_common
 
     recs = rep.collect(runs, "smoke")
     seen = {}
-    real_save = rep.figures.save
+    real_save = figures.save
 
     def keep(fig, path, dpi=100):
         seen.update({ax.get_title(): [ln.get_label() for ln in ax.get_lines()] for ax in fig.axes})
         return real_save(fig, path, dpi)
 
-    import sparselab.reports.mt_common as common
-    old = common.figures.save
-    common.figures.save = keep
-    try:
-        path = common.plot_learning_curves(tmp_path / "c.png", recs, rep.curve_label, "LSTM NMT")
-    finally:
-        common.figures.save = old
-    plt.close("all")
+    monkeypatch.setattr(figures, "save", keep)
+    path = mt_common.plot_learning_curves(tmp_path / "c.png", recs, rep.curve_label, "LSTM NMT")
     assert path.stat().st_size > 0
-    pairs = sorted({common.pair_of(r) for r in recs})
+    pairs = sorted({mt_common.pair_of(r) for r in recs})
     assert sorted(seen) == [f"LSTM NMT, {p}" for p in pairs]
     with_history = [r for r in recs if r["extra"].get("history")]
     assert sum(len(v) for v in seen.values()) == len(with_history) > 0
