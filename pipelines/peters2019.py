@@ -75,7 +75,7 @@ PLANS = {
                   mt=mt_plan(["de-en"], [0], attn_grid=[1.5, 2.0], out_grid=[1.25, 1.5],
                              not_run={"ro-en": NO_RO_EN, "en-ro": NO_RO_EN})),
     # MT cpu: the four directions with offline training data, 1 seed; Figure 4 on the coarse grid {1, 1.5, 2} per
-    # axis: 12 Table 2 runs + 4 grid runs of 2500 steps (~2 h with 2 jobs in parallel; conf/data/mt.yaml)
+    # axis: 12 Table 2 runs + 4 grid runs of 2500 steps (measured 2 h 18 min with 2 jobs in parallel; conf/data/mt.yaml)
     "cpu": plan(["medium"], seeds=[0], ensemble=False, launcher="parallel",
                 mt=mt_plan(["de-en", "en-de", "ja-en", "en-ja"], [0], attn_grid=[1.0, 1.5, 2.0],
                            out_grid=[1.0, 1.5, 2.0], not_run={"ro-en": NO_RO_EN, "en-ro": NO_RO_EN})),
