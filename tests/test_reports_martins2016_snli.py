@@ -151,3 +151,24 @@ def test_martins_index_and_numbers_include_table3(runs, tmp_path):
     assert nums["table3/sparse/l2=0/seed=1"] == {"dev_acc": 57.6, "test_acc": 56.5, "attended_words": 3.0,
                                                  "premise_words": 6.0}
     assert nums["table3/learned/l2=0.001/seed=0"]["learned_alpha"] == 1.6
+
+
+def test_only_snli_rewrites_the_snli_reports_and_keeps_table2_and_figure3(runs, tmp_path):
+    """``--only martins2016/table3_snli``: Table 2 / Figure 3 files and runs.jsonl stay as an earlier run wrote them."""
+    out = tmp_path / "report"
+    out.mkdir()
+    kept = {"table2_multilabel.md": "# Table 2 from an earlier run\n", "runs.jsonl": '{"run": "earlier"}\n',
+            "figure3_label_proportions.md": "# Figure 3 from an earlier run\n"}
+    for name, text in kept.items():
+        (out / name).write_text(text)
+    recs = rep.write_reports("cpu", out, {"only": [snli.T3]}, runs, ref=REF)
+    assert len(recs) == 36 and {r["experiment"] for r in recs} == {snli.T3}
+    assert {name: (out / name).read_text() for name in kept} == kept
+    assert len((out / rep.SNLI_RUNS).read_text().splitlines()) == 36
+    assert (out / snli.TABLE3).stat().st_size > 0
+    html = (out / "index.html").read_text()
+    assert "unchanged by this one" in html and "Table 2 from an earlier run" in html
+    # the whole plan again: runs.jsonl holds every run, the SNLI-only file goes
+    rep.write_reports("cpu", out, {}, runs, ref=REF)
+    assert not (out / rep.SNLI_RUNS).exists()
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 36
