@@ -217,3 +217,17 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
     assert len(calls) == 3                                      # Table 2, then the two Figure 4 grids
     with pytest.raises(SystemExit, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
         runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])
+
+
+def test_public_config_hides_machine_paths():
+    from sparselab.reports.index import public_config
+
+    cfg = {"paths": {"runs": "/home/u/runs", "runs_cpu": "/home/u/runs/cpu", "rel": "runs"},
+           "data": {"root": "/data", "cache_dir": "/home/u/runs/.cache/mt", "name": "mt",
+                    "files": ["/home/u/runs/cpu/a", "/home/u/runsx/b"]},
+           "seed": 0}
+    assert public_config(cfg) == {
+        "data": {"root": "<data root>", "cache_dir": "<paths.runs>/.cache/mt", "name": "mt",
+                 "files": ["<paths.runs_cpu>/a", "/home/u/runsx/b"]},
+        "seed": 0}
+    assert public_config(None) == {}

@@ -27,8 +27,25 @@ STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1
 
 
 def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
-    """A run's config without machine-specific entries (``paths``; an explicit ``data.root``)."""
-    out = {k: v for k, v in (cfg or {}).items() if k != "paths"}
+    """A run's config without machine-specific entries: ``paths`` goes, an explicit ``data.root`` becomes
+    ``<data root>``, and a value under one of the ``paths`` folders (e.g. ``data.cache_dir`` =
+    ``${paths.runs}/.cache/mt``) names that folder as ``<paths.KEY>``."""
+    cfg = cfg or {}
+    folders = sorted(((str(v).rstrip("/"), f"<paths.{k}>") for k, v in (cfg.get("paths") or {}).items()
+                      if isinstance(v, str) and v.startswith("/")), key=lambda kv: -len(kv[0]))
+
+    def clean(v):
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [clean(x) for x in v]
+        if isinstance(v, str):
+            for folder, name in folders:
+                if v == folder or v.startswith(folder + "/"):
+                    return name + v[len(folder):]
+        return v
+
+    out = {k: clean(v) for k, v in cfg.items() if k != "paths"}
     if isinstance(out.get("data"), dict) and out["data"].get("root"):
         out["data"] = {**out["data"], "root": "<data root>"}
     return out
