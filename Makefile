@@ -7,6 +7,9 @@ PY := $(VENV)/bin/python
 # their own torch first (README) and `make setup` keeps it.
 TORCH_PIN := torch==2.13.0
 PROFILE ?=
+# the pipelines' own default: cpu without a GPU, paper with one (sparselab.reports.runner.choose_profile)
+DEFAULT_PROFILE = $(shell $(PY) -c "import torch; print('paper' if torch.cuda.is_available() else 'cpu')" 2>/dev/null || echo cpu)
+CORREIA_PROFILE = $(or $(PROFILE),$(DEFAULT_PROFILE))
 # Offline, reproducible defaults for every target (override on the command line).
 export OMP_NUM_THREADS ?= 1
 export WANDB_MODE ?= offline
@@ -51,8 +54,11 @@ reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make re
 reproduce-peters2019: setup ## Peters et al. 2019 inflection: make reproduce-peters2019 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
 
-reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transformer: make reproduce-correia2019 PROFILE=smoke|cpu|paper
-	$(PY) pipelines/correia2019.py $(if $(PROFILE),--profile $(PROFILE))
+# the speed benchmark runs first, on a machine not yet busy with training, so the report's index lists speed.md
+reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transformer (+ its speed benchmark): make reproduce-correia2019 PROFILE=smoke|cpu|paper
+	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --device auto \
+		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md
+	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE)
 
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu)

@@ -329,7 +329,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help="a fast check: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()
                                                       if v is not None) + " unless given")
-    ap.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
+    ap.add_argument("--device", default="cpu", help="cpu, cuda[:N], or auto (cuda when there is a GPU)")
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2") or 2))
     ap.add_argument("--vocab", type=int, default=None, help="joint vocabulary size (default: the pair's BPE merges)")
     ap.add_argument("--batch-tokens", type=int, default=None, help="override task.batch_tokens")
@@ -348,6 +348,8 @@ def main(argv=None) -> int:
             setattr(args, k, QUICK[k] if args.quick else v)
     if args.warmup is None:
         args.warmup = args.batches
+    if args.device == "auto":
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         ap.error(f"--device {args.device}: no CUDA device here")
     text = run(args)
