@@ -150,3 +150,18 @@ def test_token_batches_cover_every_item_once_within_the_token_budget():
     assert sorted(i for b in batches for i in b) == list(range(500))
     assert all(len(b) * max(max(lengths[i]) + 1 for i in b) <= 120 for b in batches)
     assert list(sampler) != batches                                   # a new order every epoch
+
+
+def test_learned_output_alpha_is_not_an_attention_head():
+    """experiment=correia2019/output_alpha: the α trajectories and histograms take the 3 x 2 attention sites; the
+    learnable output normalizer is left out (it is the run's output_alpha metric), any other stray one is an error."""
+    from sparselab.analysis.heads import learnable_normalizers, learned_alphas
+
+    model = tiny(Entmax(learnable=True, num_heads=4), output_normalizer=Entmax(learnable=True, alpha_init=1.5))
+    sites = learnable_normalizers(model)
+    assert len(sites) == 6 and all("output" not in name for name, _ in sites.values())
+    assert {k: sorted(v) for k, v in learned_alphas(model).items()} == {
+        "enc_self": [0, 1], "dec_self": [0, 1], "context": [0, 1]}
+    model.extra = Entmax(learnable=True)
+    with pytest.raises(ValueError, match="'extra': no \\(attention type, layer\\) pattern"):
+        learnable_normalizers(model)

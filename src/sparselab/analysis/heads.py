@@ -157,6 +157,9 @@ DEFAULT_SITES: tuple[tuple[str, str], ...] = (
     (r"(?:^|\.)decoder\..*?(?P<layer>\d+)\..*(?:context|cross|src|enc_dec|encdec)", "context"),
     (r"(?:^|\.)decoder\..*?(?P<layer>\d+)\..*self", "dec_self"),
 )
+# learnable normalizers that are not attention heads: the output layer's (a learned output / loss α, e.g.
+# experiment=correia2019/output_alpha; its final value is the run's ``output_alpha`` metric)
+NOT_HEADS: tuple[str, ...] = (r"(?:^|\.)output_normalizer$",)
 
 
 def normalizer_site(name: str, sites: Sequence[tuple[str, str]] = DEFAULT_SITES) -> tuple[str, int] | None:
@@ -170,16 +173,17 @@ def normalizer_site(name: str, sites: Sequence[tuple[str, str]] = DEFAULT_SITES)
     return None
 
 
-def learnable_normalizers(module: nn.Module, sites: Sequence[tuple[str, str]] = DEFAULT_SITES
-                          ) -> dict[tuple[str, int], tuple[str, Entmax]]:
-    """Every learnable :class:`Entmax` under ``module``, keyed by ``(kind, layer)``, with its module name.
+def learnable_normalizers(module: nn.Module, sites: Sequence[tuple[str, str]] = DEFAULT_SITES,
+                          not_heads: Sequence[str] = NOT_HEADS) -> dict[tuple[str, int], tuple[str, Entmax]]:
+    """Every learnable attention :class:`Entmax` under ``module``, keyed by ``(kind, layer)``, with its module name.
 
-    A learnable normalizer whose name matches no pattern, or two at one site, is an error (naming them), so a
-    renamed model cannot silently drop heads from the trajectories.
+    Names matching a ``not_heads`` pattern (the output layer's normalizer) are not attention heads and are left
+    out. Any other learnable normalizer whose name matches no site pattern, or two at one site, is an error
+    (naming them), so a renamed model cannot silently drop heads from the trajectories.
     """
     out: dict[tuple[str, int], tuple[str, Entmax]] = {}
     for name, mod in module.named_modules():
-        if not (isinstance(mod, Entmax) and mod.learnable):
+        if not (isinstance(mod, Entmax) and mod.learnable) or any(re.search(p, name) for p in not_heads):
             continue
         site = normalizer_site(name, sites)
         if site is None:
