@@ -39,6 +39,7 @@ def test_smoke_pipeline(tmp_path):
 
     from sparselab.reports import correia2019 as rep
     from sparselab.reports.correia2019_runs import LABELS, collect, variant_of
+    from sparselab.reports.tables import NONE
 
     for _, name, _ in rep.ARTIFACTS:
         assert (out / name).exists() and (out / name).stat().st_size > 0, name
@@ -46,7 +47,10 @@ def test_smoke_pipeline(tmp_path):
         for kind in ("enc_self", "dec_self", "context"):
             assert (out / f"attention_maps_{variant}_{kind}.png").exists(), (variant, kind)
     recs, others = collect(tmp_path / "runs", "smoke")
-    assert sorted(variant_of(r) for r in recs) == ["alpha_entmax", "entmax15", "softmax"] and not others
+    assert sorted(variant_of(r) for r in recs) == ["alpha_entmax", "entmax15", "output_alpha", "softmax"]
+    assert not others
+    out_alpha = next(r for r in recs if variant_of(r) == "output_alpha")
+    assert 1.01 <= out_alpha["metrics"]["output_alpha"] <= 2.0 and out_alpha["extra"]["learned_alpha"]
 
     text = (out / "table1_bleu.md").read_text()
     tok, detok = _table(text, "## Tokenized BLEU"), _table(text, "## Detokenized SacreBLEU")
@@ -54,11 +58,12 @@ def test_smoke_pipeline(tmp_path):
         label = LABELS[variant_of(r)]
         assert tok[label][1] == f"{r['metrics']['bleu_tok']:.2f}", label
         assert detok[label][1] == f"{r['metrics']['bleu']:.2f}", label
-        assert tok[label][2] == f"{rep.paper_bleu(rep.reference(rep.PAPER), variant_of(r), 'de-en'):.2f}"
+        paper = rep.paper_bleu(rep.reference(rep.PAPER), variant_of(r), "de-en")   # None: beyond the paper
+        assert tok[label][2] == (NONE if variant_of(r) == "output_alpha" else f"{paper:.2f}"), label
         assert tok[label][7] == "not configured: WMT14 en-de training data downloader missing"
     assert "Profile: **smoke**" in text and "`multi30k/test2016`" in text and "iwslt17" in text
-    # every BLEU file pair is there for the sacrebleu CLI: 3 runs x (test, iwslt17) x (detok, tok) x (hyp, ref)
-    assert len(list((out / "bleu_files").iterdir())) == 24
+    # every BLEU file pair is there for the sacrebleu CLI: 4 runs x (test, iwslt17) x (detok, tok) x (hyp, ref)
+    assert len(list((out / "bleu_files").iterdir())) == 32
     # the α-entmax run recorded its trajectory, which the analysis reads
     assert "| 0 | all heads |" in (out / "analysis.md").read_text()
     index = (out / "index.html").read_text()
