@@ -227,7 +227,7 @@ def test_public_config_hides_machine_paths():
                     "files": ["/home/u/runs/cpu/a", "/home/u/runsx/b"]},
            "seed": 0}
     assert public_config(cfg) == {
-        "data": {"root": "<data root>", "cache_dir": "<paths.runs>/.cache/mt", "name": "mt",
+        "data": {"root": "<data root>", "cache_dir": "<runs root>/.cache/mt", "name": "mt",
                  "files": ["<paths.runs_cpu>/a", "/home/u/runsx/b"]},
         "seed": 0}
     assert public_config(None) == {}

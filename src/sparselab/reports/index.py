@@ -29,9 +29,10 @@ STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1
 def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
     """A run's config without machine-specific entries: ``paths`` goes, an explicit ``data.root`` becomes
     ``<data root>``, and a value under one of the ``paths`` folders (e.g. ``data.cache_dir`` =
-    ``${paths.runs}/.cache/mt``) names that folder as ``<paths.KEY>``."""
+    ``${paths.runs}/.cache/mt``) names that folder: ``<runs root>`` (as :func:`~.records.scrub` does), else
+    ``<paths.KEY>``."""
     cfg = cfg or {}
-    folders = sorted(((str(v).rstrip("/"), f"<paths.{k}>") for k, v in (cfg.get("paths") or {}).items()
+    folders = sorted(((str(v).rstrip("/"), "<runs root>" if k == "runs" else f"<paths.{k}>") for k, v in (cfg.get("paths") or {}).items()
                       if isinstance(v, str) and v.startswith("/")), key=lambda kv: -len(kv[0]))
 
     def clean(v):
