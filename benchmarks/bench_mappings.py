@@ -113,7 +113,7 @@ def candidates(shape):
                 ("pkg normmax_bisect a=2", "mapping", "pkg:normmax_bisect a=2",
                  lambda x, t, a, h: E.normmax_bisect(x, 2.0)),
                 # on 2-D rows: the package's backward broadcasts a (..., 1, n) input against its per-row
-                # threshold into a (rows, rows, n) tensor (34 GB at the decoding shape 4096x1x512)
+                # threshold into a (rows, rows, n) tensor (a 34 GB allocation at the decoding shapes)
                 ("pkg budget_bisect b=2", "mapping", "pkg:budget_bisect b=2",
                  lambda x, t, a, h: E.budget_bisect(x.reshape(-1, x.shape[-1]), 2.0).reshape(x.shape)),
             ]
