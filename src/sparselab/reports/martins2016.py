@@ -37,7 +37,6 @@ UNAVAILABLE = "reuters_rcv1v2"
 T2 = f"{PAPER}/table2_multilabel"
 F3 = f"{PAPER}/figure3_label_proportions"
 
-SNLI_EXPERIMENT = snli.T3
 SNLI_RUNS = "runs_snli.jsonl"
 ARTIFACTS = [
     ("Table 2 (multi-label)", "table2_multilabel.md",
@@ -423,10 +422,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     ref = reference(PAPER) if ref is None else ref
     recs4, red4 = snli.write_snli(profile, out, runs, ref)
     snli_red = f"Table 3 / Table 4 (SNLI): {'; '.join(red4) if red4 else 'none'}."
-    if list((options or {}).get("only") or []) == [SNLI_EXPERIMENT]:
+    if list((options or {}).get("only") or []) == [snli.T3]:
         write_configs(out, recs4, runs, name=SNLI_RUNS)
         notes = (f"Profile {profile}. Table 2 and Figure 3: report files from an earlier run of the pipeline, "
-                 f"unchanged by this one (`--only {SNLI_EXPERIMENT}`); their runs' configs, hashes and metrics are "
+                 f"unchanged by this one (`--only {snli.T3}`); their runs' configs, hashes and metrics are "
                  f"in `runs.jsonl`. {snli_red}")
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
         write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs)
