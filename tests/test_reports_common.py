@@ -219,15 +219,15 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
         runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])
 
 
-def test_public_config_hides_machine_paths():
-    from sparselab.reports.index import public_config
-
-    cfg = {"paths": {"runs": "/home/u/runs", "runs_cpu": "/home/u/runs/cpu", "rel": "runs"},
-           "data": {"root": "/data", "cache_dir": "/home/u/runs/.cache/mt", "name": "mt",
-                    "files": ["/home/u/runs/cpu/a", "/home/u/runsx/b"]},
-           "seed": 0}
-    assert public_config(cfg) == {
-        "data": {"root": "<data root>", "cache_dir": "<runs root>/.cache/mt", "name": "mt",
-                 "files": ["<paths.runs_cpu>/a", "/home/u/runsx/b"]},
-        "seed": 0}
-    assert public_config(None) == {}
+def test_configs_and_index_hide_machine_paths(tmp_path):
+    runs = tmp_path / "runs"
+    cfg = {"paths": {"runs": str(runs)}, "seed": 0,
+           "data": {"root": "/data", "cache_dir": f"{runs}/.cache/mt", "name": "mt"}}
+    rec = {"run_dir": str(runs / "cpu" / "x" / "seed=0"), "config_hash": "h", "config": cfg, "metrics": {"acc": 1.0}}
+    assert index.public_config(cfg) == {"data": {"root": "<data root>", "cache_dir": f"{runs}/.cache/mt",
+                                                 "name": "mt"}, "seed": 0}
+    row = json.loads(index.write_configs(tmp_path, [rec], runs).read_text())
+    assert row["config"]["data"]["cache_dir"] == "<runs root>/.cache/mt" and str(tmp_path) not in json.dumps(row)
+    html = index.write_index(tmp_path, "t", [], [rec], runs=runs).read_text()
+    # placeholders are text in the page, not tags
+    assert "&lt;runs root&gt;/.cache/mt" in html and "<runs root>" not in html and str(tmp_path) not in html

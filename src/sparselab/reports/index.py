@@ -27,26 +27,8 @@ STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1
 
 
 def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
-    """A run's config without machine-specific entries: ``paths`` goes, an explicit ``data.root`` becomes
-    ``<data root>``, and a value under one of the ``paths`` folders (e.g. ``data.cache_dir`` =
-    ``${paths.runs}/.cache/mt``) names that folder: ``<runs root>`` (as :func:`~.records.scrub` does), else
-    ``<paths.KEY>``."""
-    cfg = cfg or {}
-    folders = sorted(((str(v).rstrip("/"), "<runs root>" if k == "runs" else f"<paths.{k}>") for k, v in (cfg.get("paths") or {}).items()
-                      if isinstance(v, str) and v.startswith("/")), key=lambda kv: -len(kv[0]))
-
-    def clean(v):
-        if isinstance(v, dict):
-            return {k: clean(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [clean(x) for x in v]
-        if isinstance(v, str):
-            for folder, name in folders:
-                if v == folder or v.startswith(folder + "/"):
-                    return name + v[len(folder):]
-        return v
-
-    out = {k: clean(v) for k, v in cfg.items() if k != "paths"}
+    """A run's config without machine-specific entries (``paths``; an explicit ``data.root``)."""
+    out = {k: v for k, v in (cfg or {}).items() if k != "paths"}
     if isinstance(out.get("data"), dict) and out["data"].get("root"):
         out["data"] = {**out["data"], "root": "<data root>"}
     return out
@@ -75,9 +57,10 @@ def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.
     runs = runs_root() if runs is None else runs
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
-        rows.append(json.dumps({"run": relative_run(r["run_dir"], runs), "config_hash": r.get("config_hash"),
-                                "config": public_config(r.get("config")), "metrics": r.get("metrics"),
-                                "best": r.get("best")}, sort_keys=True))
+        # scrub: config values under the runs root (data.cache_dir = ${paths.runs}/.cache/mt) hold its path
+        rows.append(scrub(json.dumps({"run": relative_run(r["run_dir"], runs), "config_hash": r.get("config_hash"),
+                                      "config": public_config(r.get("config")), "metrics": r.get("metrics"),
+                                      "best": r.get("best")}, sort_keys=True), runs))
     path = Path(out_dir) / name
     path.write_text("\n".join(rows) + ("\n" if rows else ""))
     return path
@@ -178,5 +161,5 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
     parts.append(provenance_html(recs, runs))
     parts.append("</section></body></html>")
     path = out_dir / "index.html"
-    path.write_text(scrub("\n".join(parts) + "\n", runs), encoding="utf-8")
+    path.write_text(scrub("\n".join(parts) + "\n", runs, html=True), encoding="utf-8")
     return path

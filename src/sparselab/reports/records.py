@@ -46,10 +46,13 @@ def placeholders(runs: str | os.PathLike | None = None) -> list[tuple[str, str]]
     return sorted({(a, b) for a, b in pairs if len(a) > 1}, key=lambda ab: -len(ab[0]))
 
 
-def scrub(text: str, runs: str | os.PathLike | None = None) -> str:
-    """Replace the machine's absolute paths (runs root, data root, project, home) by placeholders."""
+def scrub(text: str, runs: str | os.PathLike | None = None, html: bool = False) -> str:
+    """Replace the machine's absolute paths (runs root, data root, project, home) by placeholders
+    (``html``: HTML-escaped, so ``<runs root>`` in a page is text, not a tag)."""
+    from html import escape
+
     for path, name in placeholders(runs):
-        text = text.replace(path, name)
+        text = text.replace(path, escape(name) if html else name)
     return text
 
 
