@@ -4,9 +4,9 @@ speed target). A profile, not a benchmark of record: ``bench_mappings.py`` gives
     OMP_NUM_THREADS=2 .venv/bin/python benchmarks/profile_learned_alpha.py [--shape 32 8 64 64] [--steps 10]
 
 For softmax, fixed α = 1.5 (the u² kernel), fixed α = 1.3 (a general power, like a learned α) and a learned α
-per row (a tensor that needs a gradient, as in the adaptively sparse Transformer), one forward+backward per step
-timed (median), then profiled under torch.profiler, after warm-up (kernels compiled): total time per step and the operators with the most self
-time. The forward and backward of the fused kernels show up as ``CompiledFunction`` / inductor kernel frames; what
+per row (a tensor that needs a gradient, as in the adaptively sparse Transformer): forward+backward steps timed
+(median), then profiled under torch.profiler, after warm-up (kernels compiled): time per step and the operators
+with the most self time. The forward and backward of the fused kernels show up as ``CompiledFunction`` / inductor kernel frames; what
 is left is eager work around them (the α checks and broadcasts, the exactness test and fix-up of unconverged rows,
 and autograd).
 """
