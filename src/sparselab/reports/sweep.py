@@ -125,7 +125,7 @@ def collect(root: str | Path, by: Sequence[str], metrics: Sequence[str] | None =
 def summary(sweep: Sweep) -> pd.DataFrame:
     """One row per group: the --by values, n (finished runs), and <metric>_mean / _std / _n."""
     rows = []
-    for key, _ in sweep.groups.items():
+    for key in sweep.groups:
         fin = sweep.finished(key)
         row: dict[str, Any] = dict(zip(sweep.by, key))
         row["n"] = len(fin)
@@ -183,9 +183,10 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
         lines += ["Rows pool runs that also differ in: " + "; ".join(
             f"`{k}` ({', '.join(map(str, v))})" for k, v in pool.items()) + " — add `--by` to split them.", ""]
     header = [*sweep.by, "n", *sweep.metrics]
-    rows = [[*(str(row[k]) for k in sweep.by), int(row["n"]),
+    # the --by values from the group keys, not from the frame, whose rows turn ints into floats
+    rows = [[*map(str, key), int(row["n"]),
              *(cell(row[f"{m}_mean"], row[f"{m}_std"], int(row[f"{m}_n"]), int(row["n"])) for m in sweep.metrics)]
-            for _, row in table.iterrows()]
+            for key, row in zip(sweep.groups, table.to_dict("records"))]
     lines.append(md_table(header, rows))
     bad = not_finished(sweep)
     lines += ["## Failed, running or missing runs", ""]
