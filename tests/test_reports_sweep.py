@@ -1,5 +1,6 @@
 """python -m sparselab.reports.sweep: a table and plots for any hand sweep, from its run records alone (issue 23)."""
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -25,13 +26,13 @@ def _rec(root: Path, name: str, alpha, seed, status="finished", metrics=None, er
 
 def _table(md: str) -> list[dict[str, str]]:
     """The first Markdown table of ``md`` as a list of {header: cell}."""
-    lines = [ln for ln in md.splitlines()]
+    lines = md.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("| "))
     rows = []
     for ln in lines[start:]:
         if not ln.startswith("|"):
             break
-        rows.append([c.strip() for c in ln.strip().strip("|").split("|")])
+        rows.append([c.strip() for c in re.split(r"(?<!\\)\|", ln.strip()[1:-1])])   # an escaped \| stays in its cell
     return [dict(zip(rows[0], r)) for r in rows[2:]]
 
 
@@ -68,7 +69,7 @@ def test_groups_by_config_values_not_folder_names(tmp_path, capsys):
 def test_failed_running_and_missing_runs_are_listed(tmp_path):
     _rec(tmp_path, "r1", 1.0, 0, metrics={"acc": 10.0})
     _rec(tmp_path, "r2", 1.0, 1, metrics={"acc": 30.0})
-    _rec(tmp_path, "r3", 1.5, 0, status="failed", error="ConfigError: mapping.alpha: bad\nsecond line")
+    _rec(tmp_path, "r3", 1.5, 0, status="failed", error="ConfigError: mapping.alpha: a|b\nsecond line")
     _rec(tmp_path, "r4", 1.5, 1, status="running")
     _rec(tmp_path, "r5", 2.0, 0, metrics={"acc": 90.0})
     # (2.0, seed 1) never ran: no record at all
@@ -82,7 +83,7 @@ def test_failed_running_and_missing_runs_are_listed(tmp_path):
     got = {(r["mapping.alpha"], r["seed"]): r for r in bad}
     assert set(got) == {("1.5", "0"), ("1.5", "1"), ("2.0", "1")}
     assert got[("1.5", "0")]["status"] == "failed" and got[("1.5", "0")]["run"] == "r3"
-    assert got[("1.5", "0")]["error"] == "ConfigError: mapping.alpha: bad"     # first line only
+    assert got[("1.5", "0")]["error"] == "ConfigError: mapping.alpha: a\\|b"   # first line only, | escaped
     assert got[("1.5", "1")]["status"] == "running (or killed)" and got[("1.5", "1")]["run"] == "r4"
     assert got[("2.0", "1")]["status"] == "no record"
 

@@ -15,6 +15,7 @@ Shared helpers:
 
 - :mod:`.wandb_report` a W&B Report per paper (``wandb-workspaces``; an outline offline)
 - :mod:`.mt_common`  what the translation reports share (BLEU cells, signatures, hyp/ref files for sacrebleu)
+- :mod:`.sweep`      a table and a PNG per metric for any hand sweep (``python -m sparselab.reports.sweep``)
 
 One module per paper: :mod:`.martins2016` (with :mod:`.martins2016_snli`), :mod:`.peters2019` (with
 :mod:`.peters2019_mt`), :mod:`.correia2019` (with :mod:`.correia2019_figures`). Each exposes ``PAPER``,

@@ -4,7 +4,8 @@
 
 Reads every ``run.json`` under the folder (:func:`sparselab.engine.record.find`, any status), groups the
 finished runs by the values of the ``--by`` keys in each record's stored ``config`` (never by folder names),
-and writes to ``--out`` (default ``<runs folder>/sweep``):
+and writes to ``--out`` (default ``<runs folder>/sweep``). Point it at a folder that holds that sweep alone
+(give the sweep its own ``paths.runs=…``); runs of other settings that land in a group are named as pooled. It writes:
 
 - ``sweep.md``: per group n and, per metric, mean ± sample std (ddof 1) over the group's runs; the keys other
   than the seed that differ inside a group (pooled); runs that failed, are still running (or were killed),
@@ -64,6 +65,11 @@ def _order(v: Any) -> tuple:
 
 def _semantic(key: str) -> bool:
     return not any(key == k or key.startswith(k + ".") for k in NON_SEMANTIC)
+
+
+def _md(v: Any) -> str:
+    """Text for a Markdown cell: a ``|`` (in an error message, say) would split the cell."""
+    return str(v).replace("|", "\\|")
 
 
 def _is_number(v: Any) -> bool:
@@ -159,8 +165,9 @@ def pooled(sweep: Sweep) -> dict[str, list[Any]]:
 def not_finished(sweep: Sweep) -> list[list[str]]:
     """Rows (by values, seed, status, run, error) for records that are not finished, and grid points
     (the product of the swept values and the seeds seen) that have no record."""
-    rows = [[*map(str, r["key"]), str(r["seed"]), r["status"] if r["status"] != "running" else
-             "running (or killed)", r["run"], r["error"] or NONE] for r in sweep.runs if r["status"] != "finished"]
+    rows = [[*map(_md, r["key"]), _md(r["seed"]), r["status"] if r["status"] != "running" else
+             "running (or killed)", _md(r["run"]), _md(r["error"] or NONE)]
+            for r in sweep.runs if r["status"] != "finished"]
     if SEED not in sweep.by:
         values = [sorted({r["key"][i] for r in sweep.runs}, key=_order) for i in range(len(sweep.by))]
         seeds = sorted({_hashable(r["seed"]) for r in sweep.runs}, key=_order)
@@ -168,7 +175,7 @@ def not_finished(sweep: Sweep) -> list[list[str]]:
         for key in itertools.product(*values):
             for seed in seeds:
                 if (key, seed) not in have:
-                    rows.append([*map(str, key), str(seed), "no record", NONE, NONE])
+                    rows.append([*map(_md, key), _md(seed), "no record", NONE, NONE])
     return rows
 
 
@@ -184,7 +191,7 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
             f"`{k}` ({', '.join(map(str, v))})" for k, v in pool.items()) + " — add `--by` to split them.", ""]
     header = [*sweep.by, "n", *sweep.metrics]
     # the --by values from the group keys, not from the frame, whose rows turn ints into floats
-    rows = [[*map(str, key), int(row["n"]),
+    rows = [[*map(_md, key), int(row["n"]),
              *(cell(row[f"{m}_mean"], row[f"{m}_std"], int(row[f"{m}_n"]), int(row["n"])) for m in sweep.metrics)]
             for key, row in zip(sweep.groups, table.to_dict("records"))]
     lines.append(md_table(header, rows))
