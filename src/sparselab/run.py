@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 import traceback
+import warnings
 from pathlib import Path
 
 import hydra
@@ -31,6 +32,9 @@ CONF_DIR = Path(os.environ.get("SPARSELAB_CONF", Path(__file__).resolve().parent
 
 resolvers.register()
 log = logging.getLogger("sparselab")
+# Lightning 2.6.6 calls an API that torch 2.13 deprecated (isinstance(treespec, LeafSpec)), once per process,
+# on stderr: not ours to fix and nothing a user can act on.
+warnings.filterwarnings("ignore", message=r".*isinstance\(treespec, LeafSpec\)", category=Warning)
 
 # Jobs of this process (a sweep runs them one after another with the basic launcher).
 _JOBS: list[str] = []
@@ -53,10 +57,11 @@ def main(cfg: DictConfig):
     _quiet_lightning()
     from sparselab.engine.execute import execute
 
-    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    hc = HydraConfig.get()
+    run_dir = Path(hc.runtime.output_dir)
     _JOBS.append(str(run_dir))
     try:
-        rec = execute(cfg, run_dir, interactive=sys.stderr.isatty())
+        rec = execute(cfg, run_dir, interactive=sys.stderr.isatty(), overrides=list(hc.overrides.task))
     except Exception as err:  # noqa: BLE001 - reported here, recorded in run.json by execute
         _job_failed(cfg, run_dir, err)
         return None
@@ -97,7 +102,33 @@ def _exit_status() -> int:
     return 2 if all(user for _, user in _FAILED) else 1
 
 
+def _runs_folder_error(args: list[str]) -> str | None:
+    """One line when the runs folder (``paths.runs=…``, else SPARSELAB_RUNS, else ./runs) cannot be created."""
+    given = [a.split("=", 1)[1] for a in args if a.startswith("paths.runs=")]
+    runs = Path(given[-1] if given else os.environ.get("SPARSELAB_RUNS", "runs"))
+    if "," in runs.name or "${" in str(runs):
+        return None  # a sweep over folders or an interpolation: Hydra resolves it
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"error: cannot create the runs folder {runs} (paths.runs / SPARSELAB_RUNS): {err.strerror or err}"
+    return None
+
+
+def _interrupted() -> int:
+    print("interrupted: the running job is recorded as 'interrupted'; run the same command to resume",
+          file=sys.stderr)
+    return 130
+
+
 if __name__ == "__main__":
     check_overrides(CONF_DIR, sys.argv[1:])
-    main()
+    msg = _runs_folder_error(sys.argv[1:])
+    if msg:
+        print(msg, file=sys.stderr)
+        sys.exit(2)
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(_interrupted())
     sys.exit(_exit_status())

@@ -12,7 +12,7 @@ from typing import Any
 import torch
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine import record, wandb_run
+from sparselab.engine import datafiles, record, wandb_run
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 
@@ -61,41 +61,106 @@ def _run_name(run_dir: Path) -> str:
     return run_dir.name if run_dir.name not in ("", "run") else "run"
 
 
-def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False) -> dict[str, Any]:
+class JobInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a job: recorded as ``interrupted``; the entry point exits 130."""
+
+
+class DataChanged(ConfigError):
+    """A finished job whose data files differ from what is there now (its result is not reused)."""
+
+
+def _interrupted(err: BaseException) -> bool:
+    # Lightning catches KeyboardInterrupt inside fit, tears down and calls exit(1): the SystemExit carries it
+    # as its context.
+    return isinstance(err, KeyboardInterrupt) or (isinstance(err, SystemExit)
+                                                   and isinstance(err.__context__, KeyboardInterrupt))
+
+
+def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
+    """A finished record of this job in another folder of the same experiment: a run made before run folders
+    were named by the job's identity (they were named by the command line's overrides)."""
+    for rec in record.find(run_dir.parent, status="finished"):
+        if Path(rec["run_dir"]).parent == run_dir.parent and Path(rec["run_dir"]) != run_dir \
+                and record.identity(rec) == chash:
+            return rec
+    return None
+
+
+def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
+            overrides: list[str] | None = None) -> dict[str, Any]:
     """Run one job and return its record; a failure is recorded (status ``failed``) and re-raised.
 
-    Whether a failure stops a sweep is the entry point's business (``engine.fail_fast``, see
+    The config is checked before anything is written (:func:`validate`). A job is locked while it runs
+    (an OS file lock on ``<run dir>/.lock``, released by the kernel when its holder dies): a second process
+    skips it. Whether a failure stops a sweep is the entry point's business (``engine.fail_fast``, see
     ``sparselab.run``).
     """
+    from filelock import FileLock, Timeout
+    from threadpoolctl import threadpool_limits
+
+    from sparselab.data.root import data_root
+
+    validate(cfg)
     threads = int(cfg.get("threads", 1))
     torch.set_num_threads(threads)
     chash = record.config_hash(cfg)
+    root = data_root(cfg.data.get("root") if cfg.get("data") else None)
+    hashes = datafiles.HashCache(Path(cfg.paths.runs) / ".cache" / "data_sha256.json")
     previous = record.read(run_dir)
+    if cfg.engine.resume and not record.is_finished(previous, chash):
+        previous = _adopt(run_dir, chash) or previous
     if cfg.engine.resume and record.is_finished(previous, chash):
-        log.info("skip %s: finished with config hash %s", run_dir, chash)
+        why = datafiles.changed(previous.get("data_files") or {}, root, hashes)
+        if why:
+            raise DataChanged(f"{previous['run_dir'] if 'run_dir' in previous else run_dir} finished on other data: "
+                              f"{why}; delete that run folder to run the job again on the data there now")
+        log.info("skip %s: finished (job %s)", previous.get("run_dir", run_dir), chash)
         return previous
-    if previous and previous.get("status") == "finished":
-        log.info("re-running %s: its config changed (hash %s -> %s)", run_dir, previous.get("config_hash"), chash)
-    elif previous:
-        log.info("re-running %s: previous status %r", run_dir, previous.get("status"))
 
+    lock = FileLock(str(Path(run_dir) / ".lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        log.warning("skip %s: another process is running this job (pid %s)", run_dir, (previous or {}).get("pid"))
+        return previous or {"status": "running", "config_hash": chash}
+    try:
+        previous = record.read(run_dir)  # the holder before us may have finished it meanwhile
+        if cfg.engine.resume and record.is_finished(previous, chash):
+            log.info("skip %s: finished (job %s)", run_dir, chash)
+            return previous
+        if previous:
+            log.info("re-running %s: previous status %r", run_dir, previous.get("status"))
+        with threadpool_limits(limits=threads):
+            return _run(cfg, run_dir, chash, threads, root, hashes, interactive, overrides)
+    finally:
+        lock.release()
+
+
+def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, interactive: bool,
+         overrides: list[str] | None) -> dict[str, Any]:
     rec = record.new_record(cfg, chash, threads)
+    if overrides is not None:
+        rec["overrides"] = list(overrides)
     record.write(run_dir, rec)
     t0 = time.time()
     run = None
     try:
-        validate(cfg)
         import lightning as L
 
         L.seed_everything(int(cfg.seed), workers=True, verbose=False)
         run = wandb_run.start(cfg, run_dir, _run_name(run_dir))
         ctx = _context(cfg, run_dir, run, interactive)
-        result = task_function(cfg.task.name)(cfg, ctx) or {}
+        with datafiles.track(root) as opened:
+            result = task_function(cfg.task.name)(cfg, ctx) or {}
     except BaseException as err:
-        rec.update(status="failed", error=f"{type(err).__name__}: {err}", traceback=traceback.format_exc(),
+        interrupted = _interrupted(err)
+        rec.update(status="interrupted" if interrupted else "failed",
+                   error=f"{type(err).__name__}: {err}", traceback=traceback.format_exc(),
                    wall_time_s=round(time.time() - t0, 3))
         record.write(run_dir, rec)
-        wandb_run.finish(run, exit_code=1)
+        wandb_run.finish(run, exit_code=130 if interrupted else 1)
+        if interrupted and not isinstance(err, JobInterrupted):
+            raise JobInterrupted(str(run_dir)) from None
         raise
     wall = time.time() - t0
     rec.update(
@@ -103,6 +168,7 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False) -> dict[s
         metrics=result.get("metrics", {}),
         best=result.get("best", {}),
         extra=result.get("extra", {}),
+        data_files=datafiles.fingerprint(opened, root, hashes),
         wall_time_s=round(wall, 3),
         samples_seen=ctx.samples_seen,
         throughput_samples_per_s=round(ctx.samples_seen / wall, 3) if ctx.samples_seen else None,

@@ -64,6 +64,9 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
     """The ``error: …`` message for a bad override, or None when the overrides compose (or Hydra should judge)."""
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
+    msg = _bad_alpha(args)
+    if msg:
+        return msg
     overrides = _parse(conf_dir, args)
     if not overrides:
         return None
@@ -79,6 +82,34 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
             return _unknown_key(conf_dir, overrides)
     except Exception:  # noqa: BLE001 - anything else: let Hydra report it its own way
         return None
+    return None
+
+
+def _bad_alpha(args: list[str]) -> str | None:
+    """Every value of an α override (each point of a sweep) checked by the mappings' own rule, before any data
+    is read or any run folder made."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    from sparselab.engine.execute import ALPHA_KEYS
+    from sparselab.mappings._validate import check_alpha_float
+
+    lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in ALPHA_KEYS]
+    try:
+        parsed = OverridesParser.create().parse_overrides(lines)
+    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
+        return None
+    for o in parsed:
+        try:
+            values = list(o.sweep_string_iterator()) if o.is_sweep_override() else [o.get_value_element_as_str()]
+        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
+            continue
+        for v in values:
+            if v == "null":
+                continue  # a learned α: the mapping config says what it starts from
+            try:
+                check_alpha_float(v, o.key_or_group)
+            except ValueError as err:
+                return f"error: {err}"
     return None
 
 

@@ -19,25 +19,88 @@ from typing import Any, Callable
 from omegaconf import DictConfig, OmegaConf
 
 RECORD = "run.json"
-# Keys that do not change a result: where things are written, how they are logged.
+# Keys that do not change a result: where things are written, how they are logged, and where a job runs
+# (launcher, devices, strategy, nodes: a job started on a laptop and finished on a cluster is one job).
+# Precision stays: it changes the numbers.
 NON_SEMANTIC_KEYS = ("paths", "logger", "engine", "threads")
-NON_SEMANTIC_SUBKEYS = (("data", "root"), ("trainer", "accelerator"), ("trainer", "devices"))
+NON_SEMANTIC_SUBKEYS = (("data", "root"), ("trainer", "accelerator"), ("trainer", "devices"),
+                        ("trainer", "strategy"), ("trainer", "num_nodes"))
 PACKAGES = ("torch", "lightning", "hydra-core", "omegaconf", "wandb", "sacrebleu", "datasets", "scipy", "numpy")
 
 
-def semantic_config(cfg: DictConfig) -> dict[str, Any]:
-    d = OmegaConf.to_container(cfg, resolve=True)
+def _canonical(value: Any) -> Any:
+    """A value as the identity sees it: numbers as numbers (``1`` and ``1.0`` are one α), keys sorted."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        f = float(value)
+        return 0.0 if f == 0 else f  # -0.0 is 0
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    return str(value)
+
+
+def _unplace(value: Any, places: list[tuple[str, str]]) -> Any:
+    """Strings with the job's own folders (``paths.*``) written as ``<paths.KEY>``, so that a value derived
+    from a folder (``data.cache_dir: ${paths.runs}/.cache/mt``) does not tie the job to one machine."""
+    if isinstance(value, str):
+        for path, name in places:  # a whole path or a path under it, never a substring of another word
+            if value == path or value.startswith(path.rstrip("/") + "/"):
+                return name + value[len(path.rstrip("/")):]
+        return value
+    if isinstance(value, dict):
+        return {k: _unplace(v, places) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unplace(v, places) for v in value]
+    return value
+
+
+def semantic_dict(config: dict[str, Any]) -> dict[str, Any]:
+    """The part of a resolved config (a plain dict, as stored in ``run.json``) that defines the job."""
+    d = dict(config)
+    paths = d.get("paths") if isinstance(d.get("paths"), dict) else {}
+    places = sorted(((str(v), f"<paths.{k}>") for k, v in paths.items() if isinstance(v, str) and len(v) > 1),
+                    key=lambda pn: -len(pn[0]))
     for k in NON_SEMANTIC_KEYS:
         d.pop(k, None)
     for outer, inner in NON_SEMANTIC_SUBKEYS:
         if isinstance(d.get(outer), dict):
-            d[outer].pop(inner, None)
-    return d
+            d[outer] = {k: v for k, v in d[outer].items() if k != inner}
+    return _canonical(_unplace(d, places))
+
+
+def resolved(cfg: DictConfig) -> dict[str, Any]:
+    """The job's config resolved to plain values, without Hydra's own ``hydra`` node (present in a sweep's
+    folder interpolation, where ``${job_id:}`` is evaluated)."""
+    return {str(k): OmegaConf.to_container(cfg[k], resolve=True) if OmegaConf.is_config(cfg[k]) else cfg[k]
+            for k in cfg.keys() if k != "hydra"}
+
+
+def semantic_config(cfg: DictConfig) -> dict[str, Any]:
+    return semantic_dict(resolved(cfg))
+
+
+def job_id(config: dict[str, Any]) -> str:
+    """The job's identity: a hash of its normalised, resolved config (:func:`semantic_dict`).
+
+    The run folder is named by it, resume matches it, and reports select their plan's jobs by it.
+    It is recomputed from the config a record stores, so records written before the current
+    normalisation (whose stored ``config_hash`` used another one) are still found.
+    """
+    blob = json.dumps(semantic_dict(config), sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def config_hash(cfg: DictConfig) -> str:
-    blob = json.dumps(semantic_config(cfg), sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return job_id(resolved(cfg))
+
+
+def identity(rec: dict[str, Any]) -> str | None:
+    """A record's job identity, from its stored config (None for a record without one)."""
+    cfg = rec.get("config")
+    return job_id(cfg) if isinstance(cfg, dict) else None
 
 
 def read(run_dir: Path) -> dict[str, Any] | None:
@@ -61,7 +124,7 @@ def write(run_dir: Path, record: dict[str, Any]) -> None:
 
 
 def is_finished(rec: dict[str, Any] | None, chash: str) -> bool:
-    return bool(rec) and rec.get("status") == "finished" and rec.get("config_hash") == chash
+    return bool(rec) and rec.get("status") == "finished" and identity(rec) == chash
 
 
 def _git_commit() -> str | None:

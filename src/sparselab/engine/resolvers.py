@@ -2,6 +2,10 @@
 
 ``${by_profile:S,C,P}`` picks the smoke, cpu or paper value by ``profile.name``,
 so an experiment states its three scales on one line.
+
+``${job_id:}`` is the job's identity (:func:`sparselab.engine.record.job_id` of the resolved config
+without its ``hydra`` node); the run folder is named by it (conf/config.yaml), so the same job under
+another spelling (``mapping.alpha=1`` / ``1.0``, an explicit default ``seed=0``) is the same folder.
 """
 from __future__ import annotations
 
@@ -19,6 +23,18 @@ def _by_profile(smoke, cpu, paper, *, _root_):
     return {"smoke": smoke, "cpu": cpu, "paper": paper}[name]
 
 
+def _job_id(*, _root_):
+    from sparselab.engine.record import job_id, resolved
+
+    try:
+        config = resolved(_root_)
+    except Exception:  # noqa: BLE001 - the job itself reports the bad value, as one line (sparselab.run)
+        return "unresolvable-config"
+    return job_id(config)
+
+
 def register() -> None:
     if not OmegaConf.has_resolver("by_profile"):
         OmegaConf.register_new_resolver("by_profile", _by_profile)
+    if not OmegaConf.has_resolver("job_id"):
+        OmegaConf.register_new_resolver("job_id", _job_id)

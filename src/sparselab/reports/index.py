@@ -17,7 +17,9 @@ from typing import Any, Sequence
 
 import markdown
 
-from .records import relative_run, runs_root, scrub
+from sparselab.engine.record import identity
+
+from .records import other_runs, relative_run, runs_root, scrub, selection
 
 STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4}"
          "img{max-width:100%}code,pre{background:#f4f4f4}pre{overflow-x:auto;padding:.5em}"
@@ -135,6 +137,24 @@ def provenance_html(recs: Sequence[dict[str, Any]], runs: str | os.PathLike) -> 
     return "\n".join(parts)
 
 
+def other_runs_html(runs: str | os.PathLike) -> str:
+    """How many of the plan's jobs have a record, and the finished records of the runs folder that are not
+    jobs of this report's plan (none enters a table)."""
+    sel, others = selection(), other_runs()
+    head = ""
+    if sel is not None and sel.planned:
+        missing = sel.planned - sel.finished
+        head = (f"<p><strong>{sel.finished} of {sel.planned} planned jobs have a finished record</strong>"
+                + (f"; {missing} missing (shown as missing in the tables)" if missing else "") + ".</p>")
+    if not others:
+        return head
+    rows = [[relative_run(r["run_dir"], runs), r.get("experiment") or "", identity(r) or "",
+             r.get("finished_at") or ""] for r in others]
+    return head + (f"<h3>Other runs in this folder ({len(rows)})</h3><p>Finished runs of these experiments whose job is "
+            "not in this profile's plan (another sweep, another spelling of a config, a hand run). They are not "
+            "used in any table.</p>" + html_table(["run directory", "experiment", "job", "finished"], rows))
+
+
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
                 recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None) -> Path:
     """index.html: every report file of a pipeline rendered inline, with the provenance of its runs.
@@ -159,6 +179,7 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
         parts.append("</section>")
     parts.append("<section id='provenance'><h2>Provenance</h2>")
     parts.append(provenance_html(recs, runs))
+    parts.append(other_runs_html(runs))
     parts.append("</section></body></html>")
     path = out_dir / "index.html"
     path.write_text(scrub("\n".join(parts) + "\n", runs, html=True), encoding="utf-8")

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from sparselab.engine import record
 
@@ -20,10 +23,68 @@ def runs_root() -> Path:
     return Path(os.environ.get("SPARSELAB_RUNS", PROJECT / "runs"))
 
 
+@dataclass
+class Selection:
+    """The jobs a report may use: its plan's job identities (``sparselab.engine.jobs``).
+
+    Records of the runs folder whose identity is not in the plan are kept in ``others`` (the index lists
+    them under "other runs in this folder") and never reach a table.
+    """
+
+    ids: frozenset[str]
+    planned: int = 0    # jobs of the part of the plan being reported (--only), and how many have a record
+    finished: int = 0
+    others: dict[str, dict[str, Any]] = field(default_factory=dict)  # run_dir -> record
+
+
+_SELECTION: ContextVar[Selection | None] = ContextVar("sparselab_report_selection", default=None)
+
+
+@contextmanager
+def plan_only(ids: Iterable[str], planned: int = 0, finished: int = 0) -> Iterator[Selection]:
+    """Within the block, :func:`load` returns only records of these job identities."""
+    sel = Selection(frozenset(ids), planned, finished)
+    token = _SELECTION.set(sel)
+    try:
+        yield sel
+    finally:
+        _SELECTION.reset(token)
+
+
+def selection() -> Selection | None:
+    return _SELECTION.get()
+
+
+def other_runs() -> list[dict[str, Any]]:
+    """Records that :func:`load` left out because their job is not in the plan (sorted by run directory)."""
+    sel = _SELECTION.get()
+    return [] if sel is None else [sel.others[k] for k in sorted(sel.others)]
+
+
+def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per job identity: the last finished (a job re-run in another folder is still one job)."""
+    best: dict[str, dict[str, Any]] = {}
+    for r in recs:
+        key = record.identity(r) or r["run_dir"]
+        if key not in best or (r.get("finished_at") or "") >= (best[key].get("finished_at") or ""):
+            best[key] = r
+    return sorted(best.values(), key=lambda r: r["run_dir"])
+
+
 def load(runs: str | os.PathLike, profile: str, experiment: str,
          where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
-    """Finished run records of one experiment and profile, sorted by run directory."""
-    return record.find(runs, profile, experiment, status="finished", where=where)
+    """Finished run records of one experiment and profile, once per job, sorted by run directory.
+
+    Inside :func:`plan_only`, only the plan's jobs (matched by identity); the others are noted.
+    """
+    recs = record.find(runs, profile, experiment, status="finished", where=where)
+    sel = _SELECTION.get()
+    if sel is not None:
+        for r in recs:
+            if record.identity(r) not in sel.ids:
+                sel.others[r["run_dir"]] = r
+        recs = [r for r in recs if record.identity(r) in sel.ids]
+    return once_per_job(recs)
 
 
 def relative_run(run_dir: str | os.PathLike, runs: str | os.PathLike) -> str:

@@ -19,9 +19,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping, Sequence
 
-from .records import PROJECT, runs_root
+from sparselab.engine import jobs as plan_jobs, record
+
+from .records import PROJECT, plan_only, relative_run, runs_root
 
 PROFILES = ("smoke", "cpu", "paper")
+CONF_DIR = PROJECT / "conf"
+
+
+class PipelineError(Exception):
+    """A failure the user has already been told about (one line); the pipeline exits with ``code``."""
+
+    def __init__(self, message: str | None, code: int = 2):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -67,23 +78,49 @@ def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun
     print("[sparselab] $", " ".join(cmd), flush=True)
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
-    env.setdefault("HYDRA_FULL_ERROR", "1")
-    subprocess.run(cmd, check=True, cwd=PROJECT, env=env)
+    # The sweep prints its own one-line error (or, with HYDRA_FULL_ERROR=1, the traceback): the pipeline
+    # only passes its exit status on.
+    proc = subprocess.Popen(cmd, cwd=PROJECT, env=env)
+    try:
+        code = proc.wait()
+    except KeyboardInterrupt:
+        # The sweep got the same Ctrl-C (one process group): let it record its job as interrupted and say so
+        # (subprocess.run would kill it first).
+        proc.wait()
+        raise PipelineError(None, 130) from None
+    if code:
+        raise PipelineError(None, code)
 
 
 def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
-             only: Sequence[str] = ()) -> None:
+             only: Sequence[str] = (), dry: bool = False) -> None:
     """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
     translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are."""
     known = [experiment for experiment, _ in plan.sweeps]
     unknown = [o for o in only if o not in known]
     if unknown:
-        raise SystemExit(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
-                         f"{', '.join(dict.fromkeys(known))}")
+        raise PipelineError(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
+                            f"{', '.join(dict.fromkeys(known))}")
+    if dry:
+        return
     launcher = launcher_overrides(plan.launcher, jobs)
     for experiment, overrides in plan.sweeps:
         if not only or experiment in only:
             sweep(experiment, profile, [*overrides, *launcher], runs=runs)
+
+
+def plan_identities(plan: Plan, profile: str, only: Sequence[str] = ()) -> set[str]:
+    """The job identities of the plan's sweeps (of the ``only`` experiments, when given)."""
+    ids: set[str] = set()
+    for experiment, overrides in plan.sweeps:
+        if not only or experiment in only:
+            ids.update(plan_jobs.identities(CONF_DIR, experiment, profile, overrides))
+    return ids
+
+
+def finished_jobs(runs: str | os.PathLike, profile: str, ids: set[str]) -> set[str]:
+    """Which of these jobs have a finished record under the runs folder."""
+    return {i for r in record.find(runs, profile) for i in [record.identity(r)] if i in ids}
 
 
 def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
@@ -110,17 +147,54 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
 
 def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | None = None,
          description: str | None = None) -> int:
-    """Parse the command line, run the profile's plan (unless ``--report-only``), write the reports."""
+    """Parse the command line, run the profile's plan (unless ``--report-only``), write the reports.
+
+    User errors print one ``error:`` line and return 2; Ctrl-C returns 130 with one line.
+    """
+    try:
+        return _main(report, plans, argv, description)
+    except PipelineError as err:
+        if str(err) != "None":
+            print(err, file=sys.stderr)
+        return err.code
+    except KeyboardInterrupt:
+        print(f"[{report.PAPER}] interrupted: finished jobs are kept; run the same command to resume",
+              file=sys.stderr)
+        return 130
+
+
+def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | None,
+          description: str | None) -> int:
     paper = report.PAPER
     args = parser(paper, description or report.__doc__).parse_args(argv)
     profile = choose_profile(args.profile)
     plan = plans[profile]
-    print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     runs = runs_root()
+    try:
+        Path(runs).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise PipelineError(f"error: cannot create the runs folder {runs} (SPARSELAB_RUNS): "
+                            f"{err.strerror or err}") from None
+    print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     if not args.report_only:
         run_plan(plan, profile, args.jobs, runs, args.only)
+    else:
+        run_plan(plan, profile, args.jobs, runs, args.only, dry=True)  # validates --only
+    planned = plan_identities(plan, profile)
+    part = plan_identities(plan, profile, args.only) if args.only else planned
+    found = finished_jobs(runs, profile, part)
+    if not found:
+        raise PipelineError(f"error: none of the {len(part)} jobs of the {profile} plan"
+                            f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
+                            f"under {runs}; nothing written (run without --report-only, or set SPARSELAB_RUNS)")
+    print(f"[{paper}] {len(found)} of {len(part)} planned jobs have a finished record", flush=True)
     out = report_dir(paper, profile, args.out)
-    options = {**plan.options, "only": list(args.only)} if args.only else plan.options
-    recs = report.write_reports(profile, out, options, runs)
+    options = {**plan.options, "only": list(args.only)} if args.only else dict(plan.options)
+    with plan_only(planned, planned=len(part), finished=len(found)) as selection:
+        recs = report.write_reports(profile, out, options, runs)
+    if selection.others:
+        print(f"[{paper}] {len(selection.others)} other finished runs in {runs} are not jobs of this plan and were "
+              f"left out (listed in index.html): "
+              + ", ".join(relative_run(d, runs) for d in sorted(selection.others))[:600], flush=True)
     print(f"[{paper}] {len(recs)} run records -> {out}", flush=True)
     return 0
