@@ -42,9 +42,8 @@ def test_bad_alpha_prints_one_line_and_stops_the_sweep(tmp_path):
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
     assert error_lines(out.stderr) == ["error: mapping.alpha: must be > 0 (got -1.0); the Tsallis alpha-entropy needs alpha > 0"]
-    # engine.fail_fast=true (the default): the first of the 3 attention-α jobs fails, the sweep stops there
-    recs = records(tmp_path)
-    assert len(recs) == 1 and recs[0]["status"] == "failed" and "mapping.alpha" in recs[0]["error"]
+    # refused before Hydra starts: no job ran, no folder was made (issue 18 item 8)
+    assert records(tmp_path) == [] and not any(tmp_path.iterdir())
 
 
 def test_malformed_data_line_and_fail_fast_false(tmp_path):

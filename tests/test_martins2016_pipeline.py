@@ -17,6 +17,22 @@ PROJECT = Path(__file__).resolve().parents[1]
 SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
 
+def cross_machine_tol(row: str) -> float:
+    """What a fresh run on another machine is guaranteed to reproduce (issue 18 item 1).
+
+    Table 2 and Figure 3 come from L-BFGS-B fits (models/linear.py: ftol 1e-10, gtol 1e-7, at most 100 iterations
+    per L2 value). A BLAS kernel of another CPU (OPENBLAS_CORETYPE) or another thread count sums in another
+    order, so the iterates differ by rounding and the optimiser stops at another point of the same flat
+    optimum: the objective is fixed to about ftol, the parameters only to about sqrt(ftol) = 1e-5 relative,
+    and the outputs computed from them (JS, MSE of order 1e-2) to a few 1e-6 (5e-6 seen between BLAS kernels).
+    So these rows get 1e-4, ten times that. Table 2's F1s are counts over thresholded scores: they move only if
+    a score lies within that 1e-5 of its threshold, as a step of at least 1/n, which 1e-4 would still catch.
+    The SNLI rows (Table 3) are accuracies of a 1-thread torch fit on fixed batches: exact on
+    this machine kind, kept at 1e-6.
+    """
+    return 1e-4 if row.startswith(("figure3/", "table2/")) else 1e-6
+
+
 @pytest.mark.slow
 def test_smoke_pipeline_writes_every_report(tmp_path):
     env = {**os.environ, "SPARSELAB_RUNS": str(tmp_path / "runs"), "OMP_NUM_THREADS": "1", "WANDB_MODE": "offline"}
@@ -44,10 +60,10 @@ def test_smoke_pipeline_writes_every_report(tmp_path):
     assert index.count("<table>") >= 5 and "<img src='figure3_label_proportions.png'" in index
     assert "<img src='table4_heatmaps.png'" in index and "Table 3 (SNLI attention)" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
-    # same numbers as before the refactor (abs tol 1e-6)
+    # same numbers as before the refactor, to what each computation guarantees across machines
     from sparselab.reports import martins2016, numbers
     want = json.loads(SMOKE_METRICS.read_text())["martins2016"]
-    assert numbers.diff(martins2016.numbers(tmp_path / "runs", "smoke"), want, abs_tol=1e-6) == []
+    assert numbers.diff(martins2016.numbers(tmp_path / "runs", "smoke"), want, abs_tol=cross_machine_tol) == []
     # deterministic given the records: a report-only rerun writes identical Markdown
     again = tmp_path / "again"
     proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",

@@ -149,7 +149,15 @@ def load_pipeline(name: str):
 
 def commands(monkeypatch, plan, profile, jobs=None, runs="/r"):
     calls = []
-    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd[3:]))
+
+    class Finished:  # the runner's sweep subprocess, as if it ran and exited 0
+        def __init__(self, cmd, **kw):
+            calls.append(cmd[3:])
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Finished)
     runner.run_plan(plan, profile, jobs, runs)
     return calls
 
@@ -197,6 +205,8 @@ def test_runner_command_line(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(runner, "run_plan", lambda *a: called.setdefault("run", a))
     monkeypatch.setattr(peters2019, "write_reports", lambda *a: called.setdefault("report", a) and [])
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "runs"))
+    monkeypatch.setattr(runner, "plan_identities", lambda *a: {"job"})   # as if the plan had one job ...
+    monkeypatch.setattr(runner, "finished_jobs", lambda *a: {"job"})     # ... with a finished record
     plans = {"smoke": runner.Plan(sweeps=[], options={"settings": ["medium"]})}
     assert runner.main(peters2019, plans, ["--profile", "smoke", "--out", str(tmp_path / "o"), "--report-only"]) == 0
     assert "run" not in called
@@ -211,11 +221,19 @@ def test_runner_command_line(monkeypatch, tmp_path, capsys):
 def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monkeypatch):
     peters = load_pipeline("peters2019")
     calls = []
-    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd[3:]))
+
+    class Finished:
+        def __init__(self, cmd, **kw):
+            calls.append(cmd[3:])
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Finished)
     runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table2_mt"])
     assert calls and all(c[1] == "experiment=peters2019/table2_mt" for c in calls)
     assert len(calls) == 3                                      # Table 2, then the two Figure 4 grids
-    with pytest.raises(SystemExit, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
+    with pytest.raises(runner.PipelineError, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
         runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])
 
 

@@ -299,3 +299,20 @@ def test_item1_threads_limit_the_blas_pools(tmp_path, monkeypatch):
     rec = ex.execute(cfg, tmp_path / "runs" / "job")
     assert rec["status"] == "finished"
     assert seen["pools"] and all(n == 1 for n in seen["pools"]), seen
+
+
+def test_item3_a_finished_job_in_an_old_style_folder_is_not_run_again(tmp_path, monkeypatch):
+    """Runs made before folders were named by identity (named by the overrides) are adopted, not re-run."""
+    from sparselab.engine import execute as ex
+
+    calls = []
+    monkeypatch.setattr(ex, "task_function", lambda name: lambda cfg, ctx: calls.append(1) or {"metrics": {}})
+    cfg = OmegaConf.create({"threads": 1, "seed": 0, "task": {"name": "fake"}, "mapping": {"alpha": 1.5},
+                            "data": {"root": str(tmp_path)}, "paths": {"runs": str(tmp_path)},
+                            "engine": {"resume": True}, "logger": {"backend": "none", "mode": "disabled"}})
+    jid = record.config_hash(cfg)
+    old = tmp_path / "cpu" / "exp" / "mapping.alpha=1.5"
+    record.write(old, {"status": "finished", "config": {**OmegaConf.to_container(cfg), "seed": 0.0},
+                       "config_hash": "an-older-hash", "metrics": {"acc": 1.0}})
+    rec = ex.execute(cfg, tmp_path / "cpu" / "exp" / jid)
+    assert calls == [] and rec["metrics"] == {"acc": 1.0} and rec["run_dir"] == str(old)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import sys
 import time
 import traceback
@@ -76,13 +77,20 @@ def _interrupted(err: BaseException) -> bool:
                                                    and isinstance(err.__context__, KeyboardInterrupt))
 
 
+def _is_job_folder(path: Path) -> bool:
+    return re.fullmatch(r"[0-9a-f]{16}", path.name) is not None
+
+
 def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
-    """A finished record of this job in another folder of the same experiment: a run made before run folders
-    were named by the job's identity (they were named by the command line's overrides)."""
-    for rec in record.find(run_dir.parent, status="finished"):
-        if Path(rec["run_dir"]).parent == run_dir.parent and Path(rec["run_dir"]) != run_dir \
-                and record.identity(rec) == chash:
-            return rec
+    """A finished record of this job in a sibling folder named the old way (by the command line's overrides,
+    before run folders were named by the job's identity): the job is not run again."""
+    if not _is_job_folder(run_dir) or not run_dir.parent.is_dir():
+        return None
+    for sibling in sorted(run_dir.parent.iterdir()):
+        if sibling.is_dir() and not _is_job_folder(sibling):
+            rec = record.read(sibling)
+            if rec and rec.get("status") == "finished" and record.identity(rec) == chash:
+                return {**rec, "run_dir": str(sibling)}
     return None
 
 

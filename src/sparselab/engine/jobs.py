@@ -46,7 +46,8 @@ def expand(conf_dir: str | Path, experiment: str, profile: str, overrides: Seque
              *[o for o in overrides if not o.startswith(_MACHINERY)]]
     with initialize_config_dir(version_base="1.3", config_dir=str(Path(conf_dir).resolve()), job_name="plan"):
         cfg = compose(config_name="config", overrides=_first_values(lines), return_hydra_config=True)
-    params = OmegaConf.to_container(cfg.hydra.sweeper.params, resolve=False) or {}
+    params = OmegaConf.select(cfg, "hydra.sweeper.params")
+    params = OmegaConf.to_container(params, resolve=False) if params is not None else {}
     # as BasicSweeper.sweep does: the config's params first, the command line after (and winning)
     given = {o.get_key_element() for o in _parse(lines)}
     arguments = [f"{k}={v}" for k, v in params.items() if k not in given] + lines

@@ -7,7 +7,7 @@ before and after a refactor" without pinning the report prose.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 Numbers = dict[str, dict[str, float]]
 
@@ -18,8 +18,10 @@ def pick(metrics: Mapping[str, Any], names) -> dict[str, float]:
 
 
 def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str, float]],
-         abs_tol: float = 1e-6) -> list[str]:
-    """Human-readable differences between two number sets ([] when they agree within ``abs_tol``)."""
+         abs_tol: float | Callable[[str], float] = 1e-6) -> list[str]:
+    """Human-readable differences between two number sets ([] when they agree within ``abs_tol``, a number or a
+    function of the row key: what a computation guarantees differs between rows)."""
+    tol = abs_tol if callable(abs_tol) else (lambda row: abs_tol)
     out = []
     for row in sorted(set(want) - set(got)):
         out.append(f"{row}: missing")
@@ -30,7 +32,7 @@ def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str,
         for m in sorted(set(g) | set(w)):
             if m not in g or m not in w:
                 out.append(f"{row}: {m} only in {'expected' if m in w else 'new'} numbers")
-            elif not math.isclose(g[m], w[m], rel_tol=0.0, abs_tol=abs_tol):
+            elif not math.isclose(g[m], w[m], rel_tol=0.0, abs_tol=tol(row)):
                 out.append(f"{row}: {m} = {g[m]!r}, expected {w[m]!r}")
     return out
 

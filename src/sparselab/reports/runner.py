@@ -92,17 +92,20 @@ def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun
         raise PipelineError(None, code)
 
 
-def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
-             only: Sequence[str] = (), dry: bool = False) -> None:
-    """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
-    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are."""
+def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
+    """``--only`` names experiments of the plan (else one error line naming those that are)."""
     known = [experiment for experiment, _ in plan.sweeps]
     unknown = [o for o in only if o not in known]
     if unknown:
         raise PipelineError(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
                             f"{', '.join(dict.fromkeys(known))}")
-    if dry:
-        return
+
+
+def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
+             only: Sequence[str] = ()) -> None:
+    """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
+    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are."""
+    check_only(plan, profile, only)
     launcher = launcher_overrides(plan.launcher, jobs)
     for experiment, overrides in plan.sweeps:
         if not only or experiment in only:
@@ -176,10 +179,9 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
         raise PipelineError(f"error: cannot create the runs folder {runs} (SPARSELAB_RUNS): "
                             f"{err.strerror or err}") from None
     print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
+    check_only(plan, profile, args.only)
     if not args.report_only:
         run_plan(plan, profile, args.jobs, runs, args.only)
-    else:
-        run_plan(plan, profile, args.jobs, runs, args.only, dry=True)  # validates --only
     planned = plan_identities(plan, profile)
     part = plan_identities(plan, profile, args.only) if args.only else planned
     found = finished_jobs(runs, profile, part)
