@@ -7,7 +7,7 @@ and the run record says so. **reuters_rcv1v2** (the paper's fifth set) is not av
 loading it raises :class:`MissingDataError`.
 
 **Examples without labels are removed** from every file as it is read, before any split or fold is made
-("For all datasets, we removed examples without labels", Martins & Astudillo 2016, Sec. 5.1): no loss has a
+("For all datasets, we removed examples without labels", Martins & Astudillo 2016): no loss has a
 target for them and no test metric should score them. :attr:`MultiLabelData.removed` counts them per file.
 """
 from __future__ import annotations

@@ -244,13 +244,13 @@ def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult]
     if pairs:
         lines += ["## Paired comparison per seed (test accuracy, points)", "",
                   "For each pair of variants, each at its own dev-chosen L2: the mean over the seeds both ran of the "
-                  "per-seed difference a − b (a seed fixes the initialisation and the batch order), and its standard "
-                  "error sd(differences) / sqrt(n). Rule: a > b (or a < b) when |mean| > "
+                  "per-seed difference a − b (runs paired by their `seed` value), and its standard error "
+                  "sd(differences) / sqrt(n). Rule: a > b (or a < b) when |mean| > "
                   f"{claims.SE_FACTOR:g} standard errors, a ≈ b otherwise; ? below 2 seeds.", "",
                   md_table(["a − b", "seeds", "mean difference", "standard error", "by the rule"], paired_rows(pairs))]
     order = found[0]
     lines += ["## The paper's ordering: soft ≈ sparse > none, logistic", "", f"Rule: {order.rule}.", "",
-              f"**Verdict: {order.verdict}.** {order.evidence}", ""]
+              f"**Verdict: {order.verdict}.** {order.evidence}".rstrip(), ""]
     lines += ["## Paper (reference)", "",
               "The paper's Table 3 values are not available to this project (papers.yaml: `not_recovered: "
               "table3_values`); its qualitative result is quoted instead.", ""]

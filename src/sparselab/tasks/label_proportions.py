@@ -29,7 +29,7 @@ from sparselab.tasks.multilabel import check_no_mapping
 log = logging.getLogger("sparselab")
 
 METRICS = ("mse", "js")
-# The paper's protocol for Figure 3 (Sec. 5.1): L2 in {10^j : j = -9..0} by 5-fold CV, 1200 / 1000 documents.
+# The paper's protocol for Figure 3: L2 in {10^j : j = -9..0} by 5-fold CV, 1200 / 1000 documents.
 PAPER_L2_GRID = [10.0 ** j for j in range(-9, 1)]
 PAPER_CV_FOLDS = 5
 PAPER_DOCUMENTS = (1200, 1000)
