@@ -139,3 +139,84 @@ def test_real_emotions_and_cal500_shapes():
         c = mulan.load("cal500", data_root())
         assert len(c.splits) == 5 and "5-fold" in c.split_note
         assert sum(x.Y_test.shape[0] for x in c.splits) == 502 and c.splits[0].Y_test.shape[1] == 174
+        assert c.removed == {"all": 0}
+    if mulan.available("birds", data_root()):      # the set where the paper's removal matters
+        b = mulan.load("birds", data_root())
+        assert b.read == {"train": 322, "test": 323} and b.removed == {"train": 143, "test": 151}
+        assert b.splits[0].Y_train.shape[0] == 179 and b.splits[0].Y_test.shape[0] == 172
+
+
+# ---------------------------------------------------------------- examples without labels (issue 22)
+def toy_mulan(root, n_train=24, n_test=12, empty_train=(0, 5, 9), empty_test=(1, 2), seed=0):
+    """A 3-feature, 2-label set saved as Mulan's 'emotions' files, with label-less rows at the given indices."""
+    rng = np.random.default_rng(seed)
+    d = root / "mulan" / "emotions"
+    d.mkdir(parents=True)
+    (d / "emotions.xml").write_text(XML.replace("Swainson's Thrush", "lab1"))
+    head = "@relation toy\n" + "".join(f"@attribute f{i} numeric\n" for i in range(3)) + \
+        "@attribute lab1 {0,1}\n@attribute lab2 {0,1}\n@data\n"
+    for name, n, empty in (("emotions-train.arff", n_train, empty_train), ("emotions-test.arff", n_test, empty_test)):
+        rows = []
+        for i in range(n):
+            y = (0, 0) if i in empty else ((1, 0), (0, 1), (1, 1))[i % 3]
+            x = rng.normal(size=3) + np.array(y + (0,)) * 2
+            rows.append(",".join(f"{v:.4f}" for v in x) + f",{y[0]},{y[1]}")
+        (d / name).write_text(head + "\n".join(rows) + "\n")
+    return root
+
+
+def test_load_removes_examples_without_labels_and_counts_them(tmp_path):
+    data = mulan.load("emotions", toy_mulan(tmp_path))
+    (s,) = data.splits
+    assert data.read == {"train": 24, "test": 12} and data.removed == {"train": 3, "test": 2}
+    assert s.Y_train.shape == (21, 2) and s.X_train.shape == (21, 3) and s.Y_test.shape == (10, 2)
+    assert (s.Y_train.sum(1) > 0).all() and (s.Y_test.sum(1) > 0).all()
+
+
+@pytest.mark.parametrize("loss", ["logistic", "softmax", "sparsemax"])
+def test_no_example_without_labels_reaches_training_or_scoring(tmp_path, monkeypatch, loss):
+    """The task end to end on a set with label-less rows: every target matrix a fit receives and every gold
+    matrix a metric scores has a label in each row, test scores every labelled row, and the record counts
+    the removed rows per file."""
+    from hydra import compose, initialize_config_dir
+
+    from sparselab.engine import resolvers
+    from sparselab.engine.context import RunContext
+    from sparselab.models import linear
+    from sparselab.run import CONF_DIR
+    from sparselab.tasks import multilabel
+
+    resolvers.register()
+    root = toy_mulan(tmp_path / "data")
+    with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+        cfg = compose("config", overrides=["experiment=martins2016/table2_multilabel", "profile=smoke",
+                                           "data.name=emotions", f"data.root={root}", f"task.loss={loss}"])
+    fitted, scored = [], []
+    real_warm, real_metrics = linear.warm_path, multilabel.multilabel_metrics
+
+    def warm_path(design, T, *args, **kwargs):
+        fitted.append(np.asarray(T))
+        return real_warm(design, T, *args, **kwargs)
+
+    def metrics(Y_true, Y_pred):
+        scored.append(np.asarray(Y_true))
+        return real_metrics(Y_true, Y_pred)
+
+    monkeypatch.setattr(linear, "warm_path", warm_path)
+    monkeypatch.setattr(multilabel, "multilabel_metrics", metrics)
+    out = multilabel.run(cfg, RunContext(run_dir=tmp_path / "run"))
+    assert fitted and scored
+    assert all(T.shape[0] > 0 and (T.sum(1) > 0).all() for T in fitted)
+    assert all((Y.sum(1) > 0).all() for Y in scored)
+    assert {Y.shape[0] for Y in scored} == {21, 10}          # CV scores the 21 labelled train rows, test the 10
+    assert max(T.shape[0] for T in fitted) == 21              # the refit on every labelled train row
+    assert out["extra"]["unlabelled_removed"] == {"train": 3, "test": 2}
+    assert out["extra"]["examples_read"] == {"train": 24, "test": 12}
+
+
+def test_the_task_refuses_a_split_with_an_example_without_labels():
+    from sparselab.tasks import multilabel
+
+    split = mulan.Split(np.zeros((2, 1)), np.array([[1, 0], [0, 0]]), np.zeros((1, 1)), np.array([[1, 1]]))
+    with pytest.raises(ValueError, match="1 train examples without labels"):
+        multilabel.require_labels(split)

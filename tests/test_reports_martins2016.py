@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from sparselab.data.root import data_root
 from sparselab.engine import record
 from sparselab.reports import martins2016 as rep
+from sparselab.reports import martins2016_claims as claims
 
 REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
                              "datasets": ["scene", "emotions"], "systems": ["logistic", "softmax", "sparsemax"],
@@ -23,7 +25,11 @@ def t2_record(dataset, loss, micro, macro, label, splits=1):
             "metrics": metrics,
             "extra": {"l2_grid": [1e-4, 1e-2], "cv_folds": 2, "cv_objective": "micro_macro_mean", "max_iter": 50,
                       "threshold_name": "t", "per_split": per_split, "split": f"{splits} outer folds",
-                      "reductions": [f"{dataset}: 2 folds instead of 5"]}}
+                      "reductions": [f"{dataset}: 2 folds instead of 5"],
+                      # scene: two label-less test rows removed; cal500: one file; yeast: a record from before removal
+                      **({} if dataset == "yeast" else {
+                          "unlabelled_removed": {"all": 0} if dataset == "cal500" else {"train": 0, "test": 2},
+                          "examples_read": {"all": 502} if dataset == "cal500" else {"train": 100, "test": 52}})}}
 
 
 def f3_record(K, mix, L, loss, mse, js, seeds=(0,)):
@@ -32,7 +38,7 @@ def f3_record(K, mix, L, loss, mse, js, seeds=(0,)):
                        "task": {"loss": loss, "max_iter": 50}},
             "metrics": {"mse": mse, "js": js, "mse_std": 0.001, "js_std": 0.002},
             "extra": {"seeds": list(seeds), "n_train": 100, "n_test": 50, "l2_grid": [1e-4], "cv_folds": 2,
-                      "reductions": ["100 documents"]}}
+                      "label_counts": "Poisson(1) by rejection sampling", "reductions": ["100 documents"]}}
 
 
 @pytest.fixture
@@ -91,6 +97,14 @@ def test_table2_text(runs, tmp_path):
     assert hyper == ["| cal500 | logistic | 0.01/0.02/0.03/0.04/0.05 | t=0.25/t=0.25/t=0.25/t=0.25/t=0.25 | 0.2000 | 50 |"]
     assert "- Reported summary: sparsemax is competitive\n" in text and "- Metric: micro/macro F1." in text
     assert reductions == ["2 folds instead of 5 (scene, cal500, yeast)"]
+    # the header counts the label-less examples removed per dataset and file
+    assert "  - scene: train 0 of 100; test 2 of 52\n  - cal500: all 0 of 502\n" in text
+    assert "  - yeast: not recorded (a run from before the removal: it kept them)" in text
+    # the claims table closes the report: gaps to the best (points) 3.75 / 6 / 5.25 exceed 3
+    last = text.rstrip().splitlines()[-1]
+    assert last.startswith("| The three losses perform comparably in multi-label classification") and \
+        "**does not hold**" in last and "logistic 3.75, softmax 6.00, sparsemax 5.25" in last
+    assert "sparsemax best in 2 of 4 cells (2 paper datasets; Reuters missing)" in last
 
 
 def test_table2_without_runs(tmp_path):
@@ -123,6 +137,12 @@ def test_figure3_cells_and_crossover(runs, tmp_path):
     assert ("- K=10, uniform, MSE: sparsemax better from L = 1000 on (softmax better or equal at L = 200); "
             "1 of 2 L values favour sparsemax") in text
     assert "- Setup: K in {10, 50}" in text
+    assert "labels per document Poisson(1) by rejection sampling;" in text
+    assert "Differences from the paper profile (config and sweep compared):" in text
+    assert "`task.cv_folds`: None here, 5 in the paper profile" in text
+    # lengths 200 and 1000 only: nothing around 400 words, so the claim is untested
+    assert text.rstrip().splitlines()[-1].startswith("| The sparsemax loss is better for label proportions")
+    assert "**untested (the L grid 200, 1000 does not hold the lengths around 400" in text
     assert (out / "figure3_label_proportions.png").stat().st_size > 0
 
 
@@ -140,7 +160,11 @@ def test_crossover(diffs, expected):
 def test_write_reports_and_index(runs, tmp_path):
     out = tmp_path / "report"
     out.mkdir()
-    recs = rep.write_reports("smoke", out, {}, runs, ref=REF, reuters_msg=REUTERS)
+    recs = rep.write_reports("smoke", out, {}, runs, ref=REF)      # the real Reuters message
+    for f in out.iterdir():
+        if f.suffix in (".md", ".html", ".jsonl"):
+            text = f.read_text()
+            assert str(data_root()) not in text and str(tmp_path) not in text, f.name
     assert len(recs) == 12
     html = (out / "index.html").read_text()
     assert html.count("<table>") >= 5
@@ -151,3 +175,51 @@ def test_write_reports_and_index(runs, tmp_path):
     nums = rep.numbers(runs, "smoke")
     assert nums["table2/scene/sparsemax"]["micro_f1"] == 0.65 and nums["table2/cal500/logistic"]["l2[4]"] == 0.05
     assert nums["figure3/K=10/uniform/L=1000/sparsemax"] == {"mse": 0.01, "js": 0.01, "mse_std": 0.001, "js_std": 0.002}
+
+
+# ---------------------------------------------------------------- the claims' rules
+def test_multilabel_claim_rule():
+    close = [{"logistic": 70.0, "softmax": 71.0, "sparsemax": 72.0}, {"logistic": 60.0, "softmax": 59.0, "sparsemax": 58.0}]
+    c = claims.multilabel_claim(close, 1)
+    assert c.verdict == "holds" and "logistic 1.00, softmax 1.00, sparsemax 1.00" in c.evidence
+    assert "sparsemax best in 1 of 2 cells" in c.evidence
+    never = [{"logistic": 70.0, "softmax": 71.0, "sparsemax": 70.5}]
+    assert claims.multilabel_claim(never, 1).verdict == "does not hold"          # sparsemax best nowhere
+    assert claims.multilabel_claim([], 0).verdict.startswith("untested (no paper dataset")
+
+
+def test_proportions_claim_rule():
+    grid = [200.0, 400.0, 600.0, 800.0]
+    good = {"K=10 uniform MSE": [(L, 0.01 if L <= 400 else -0.01) for L in grid]}
+    assert claims.proportions_claim(good).verdict == "holds"
+    late = {**good, "K=50 random JS": [(L, -0.01 if L >= 800 else 0.01) for L in grid]}
+    c = claims.proportions_claim(late)
+    assert c.verdict == "does not hold" and "sparsemax lower at 3 of 4" in c.evidence and "K=50 random JS L=600" in c.evidence
+    assert claims.proportions_claim({}).verdict.startswith("untested")
+    assert claims.proportions_claim({"p": [(200.0, 0.1), (1000.0, -0.1)]}).verdict.startswith("untested (the L grid")
+
+
+def test_snli_claims_rules():
+    seeds = range(8)
+    soft = {s: 60.0 + 0.3 * (s % 2) for s in seeds}
+    sparse = {s: 60.0 + 0.2 * (s % 3) for s in seeds}
+    low = {s: 57.0 + 0.3 * (s % 2) for s in seeds}
+    pairs = {("none", "logistic"): claims.paired("none", "logistic", low, low),
+             ("none", "soft"): claims.paired("none", "soft", low, soft),
+             ("logistic", "soft"): claims.paired("logistic", "soft", low, soft),
+             ("none", "sparse"): claims.paired("none", "sparse", low, sparse),
+             ("logistic", "sparse"): claims.paired("logistic", "sparse", low, sparse),
+             ("soft", "sparse"): claims.paired("soft", "sparse", soft, sparse)}
+    c = claims.snli_order_claim(pairs)
+    assert c.verdict == "holds" and c.evidence.startswith("5 of 5 relations as claimed")
+    assert "soft − none = +3.00 ± 0.00 (n=8): soft > none" in c.evidence and "soft ≈ sparse;" in c.evidence
+    # a pair inside 2 SE of zero where the claim wants '>': does not hold, and never "in part"
+    pairs[("none", "soft")] = claims.paired("none", "soft", low, {s: low[s] + (1 if s % 2 else -1) for s in seeds})
+    c = claims.snli_order_claim(pairs)
+    assert c.verdict == "does not hold" and "soft ≈ none (claim: >)" in c.evidence
+    one = {k: claims.paired(*k, {0: 1.0}, {0: 2.0}) for k in pairs}
+    assert claims.snli_order_claim(one).verdict.startswith("untested (fewer than 2 seeds")
+    assert claims.snli_order_claim({}).verdict.startswith("untested (a variant")
+    assert claims.few_words_claim(6.0, 15.0, 15.0).verdict == "holds"
+    assert claims.few_words_claim(9.0, 15.0).verdict == "does not hold"
+    assert claims.few_words_claim(None, None).verdict.startswith("untested")

@@ -71,22 +71,26 @@ def test_l2_is_chosen_per_variant_by_mean_dev_accuracy(runs):
 
 def test_mean_std_and_cells():
     assert snli.mean_std([1.0]) == (1.0, 0.0) and snli.mean_std([1.0, 3.0]) == (2.0, pytest.approx(2 ** 0.5))
-    assert snli.pm((55.123, 0.456), 3) == "55.12 ± 0.46" and snli.pm((55.123, 0.0), 1) == "55.12"
+    # mean ± standard error: 0.456 / sqrt(3) = 0.263
+    assert snli.pm((55.123, 0.456), 3) == "55.12 ± 0.26" and snli.pm((55.123, 0.0), 1) == "55.12"
+    assert snli.sd((55.123, 0.456), 3) == "0.46" and snli.sd((55.123, 0.0), 1) == "–"
     assert snli.pm(None, 3) == "–"
 
 
-def test_findings_compare_against_the_seeds_spread(runs):
+def test_every_pair_of_variants_is_compared_per_seed(runs):
     res = snli.select(snli.load_table3(runs, "cpu")[1])
-    lines = snli.findings(res)
-    # soft (61 ± 1) vs sparse (56.5 ± 1): SE = sqrt(2/3) = 0.816, so 4.5 points are beyond 2 SE
-    assert lines[0] == "- soft − sparse: +4.50 points, beyond the seeds' spread (|d| > 2 SE = 1.63)."
-    assert "- sparse − logistic: +5.50 points, beyond the seeds' spread (|d| > 2 SE = 1.63)." in lines
-    assert lines[-1].startswith("- **Verdict: the paper's finding holds in part here**: soft ≈ sparse does not hold")
-    assert "4 of 4 comparisons" in lines[-1]
-    one_seed = {v: snli.VariantResult(v, 0.0, [0], (1, 0), (50 + i, 0), None, None, None)
-                for i, v in enumerate(snli.VARIANTS)}
-    assert "not decidable with one seed" in snli.findings(one_seed)[-1]
-    assert snli.findings({"soft": one_seed["soft"]}) == ["- Not checked: no runs for none, logistic, sparse."]
+    pairs = snli.paired_all(res)
+    assert len(pairs) == 15 and list(pairs)[0] == ("none", "logistic")
+    # every variant moves by (seed - 1) points with the seed, so the paired differences have no spread
+    p = pairs[("soft", "sparse")]     # soft at L2 1e-3 (61 + 5 - 5 ... mean 61), sparse at 0 (56.5)
+    assert (p.n, p.diff, p.se, p.relation) == (3, pytest.approx(4.5), pytest.approx(0.0), ">")
+    rows = snli.paired_rows(pairs)
+    assert ["soft − sparse", "3", "+4.50", "0.00", "soft > sparse"] in rows
+    order, few = snli.snli_claims(res, pairs)
+    # soft ≈ sparse fails (4.5 points beyond 2 SE), the four '>' relations hold: the rule gives "does not hold"
+    assert order.verdict == "does not hold" and order.evidence.startswith("4 of 5 relations as claimed")
+    assert "soft − sparse = +4.50 ± 0.00 (n=3): soft > sparse (claim: ≈)" in order.evidence
+    assert few.verdict == "holds" and few.evidence.startswith("3.00 of 6.00 words (50%)")
 
 
 def test_table3_text(runs, tmp_path):
@@ -98,10 +102,19 @@ def test_table3_text(runs, tmp_path):
     assert "train: 0.30% of tokens, 5.00% of 1,000 word types" in text
     main = text.split("## Ours: accuracy")[1].split("\n## ")[0]
     rows = {line.split(" | ")[0].lstrip("| "): line for line in main.splitlines() if line.startswith("| ")}
-    assert rows["SparseAttention (sparsemax)"] == ("| SparseAttention (sparsemax) | 0 | 3 | 57.60 ± 0.10 | 56.50 ± 1.00 | "
-                                                   "3.00 ± 1.00 | 6.00 | – |")
-    assert rows["learned-α entmax attention (beyond the paper)"].endswith("| 1.700 ± 0.100 |")
-    assert "| SoftAttention (softmax) | 57.10 ± 0.10 (n=3) | **59.10 ± 0.10 (n=3)** |" in text
+    # mean ± standard error (std / sqrt(3)), and the std of test accuracy
+    assert rows["SparseAttention (sparsemax)"] == ("| SparseAttention (sparsemax) | 0 | 3 | 57.60 ± 0.06 | 56.50 ± 0.58 | "
+                                                   "1.00 | 3.00 ± 0.58 | 6.00 | – |")
+    assert rows["learned-α entmax attention (beyond the paper)"].endswith("| 1.700 ± 0.058 |")
+    assert "| SoftAttention (softmax) | 57.10 ± 0.06 (n=3) | **59.10 ± 0.06 (n=3)** |" in text
+    assert "| soft − sparse | 3 | +4.50 | 0.00 | soft > sparse |" in text
+    assert "**Verdict: does not hold.** 4 of 5 relations as claimed" in text and "in part" not in text
+    claims = text.split("## The paper's claims, checked on these runs")[1]
+    assert "| SNLI: soft and sparse attention perform similarly" in claims and "**does not hold**" in claims
+    assert "| SNLI: sparse attention selects few premise words |" in claims and "**holds**" in claims
+    # the header lists where the paper profile differs (composed from conf/), e.g. its vectors
+    assert "Differences from the paper profile (config and sweep compared):" in text
+    assert "`data.vectors`: None here, glove_840b_300d in the paper profile" in text
     assert "L2 grid {0, 0.001} instead of the paper's {0, 0.0001, 0.0003, 0.001}" in text and red[-1].startswith("L2 grid")
     assert "- Reported summary: Soft and sparse perform similarly." in text
     assert "Rocktäschel et al. 2015, test accuracy on the full SNLI): lstm 77.6." in text
@@ -112,7 +125,9 @@ def test_table4_lists_every_nonzero_sparse_word_and_the_top_dense_ones(runs, tmp
     snli.write_snli("cpu", tmp_path, runs, REF)
     text = (tmp_path / snli.TABLE4).read_text()
     assert "## dev pair 4876043682.jpg#2r1e (gold: entailment)" in text
-    assert "Found in this profile's data: 1 of 1." in text and "not recorded in ../shared/reference/papers.yaml" in text
+    assert "Found in this profile's data: 1 of 1." in text and "are the paper's Table 4 examples" in text
+    assert "unverified" not in text and "recollection" not in text
+    assert text.rstrip().splitlines()[-1].startswith("| SNLI: sparse attention selects few premise words |")
     assert "| SparseAttention (sparsemax) | entailment | 2/6 | boy (0.60), camel (0.40) |" in text
     assert "| 1.5-entmax attention (beyond the paper) | entailment | 3/6 | boy (0.50), rides (0.10), camel (0.40) |" in text
     # dense: the 5 largest in premise order, the smallest (a, 0.05) left out

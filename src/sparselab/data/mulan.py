@@ -5,10 +5,14 @@ CAL500 has an official train/test split. **CAL500** has none: we use a fixed, se
 cross-validation over its 502 songs (each fold is a test split; the task averages over folds)
 and the run record says so. **reuters_rcv1v2** (the paper's fifth set) is not available here:
 loading it raises :class:`MissingDataError`.
+
+**Examples without labels are removed** from every file as it is read, before any split or fold is made
+("For all datasets, we removed examples without labels", Martins & Astudillo 2016): no loss has a
+target for them and no test metric should score them. :attr:`MultiLabelData.removed` counts them per file.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +57,9 @@ class MultiLabelData:
     n_features: int
     sparse: bool
     split_note: str
+    # per file ("train", "test"; CAL500: "all"): examples without labels removed, and examples read
+    removed: dict[str, int] = field(default_factory=dict)
+    read: dict[str, int] = field(default_factory=dict)
 
 
 def names() -> list[str]:
@@ -73,6 +80,12 @@ def _require(path: Path, name: str, root: Path) -> Path:
     return path
 
 
+def drop_unlabelled(X, Y: np.ndarray):
+    """The rows of (X, Y) with at least one label."""
+    keep = np.flatnonzero(np.asarray(Y).sum(axis=1) > 0)
+    return X[keep], Y[keep]
+
+
 def load(name: str, root: str | Path, seed: int = 0) -> MultiLabelData:
     root = Path(root)
     if name in UNAVAILABLE:
@@ -84,11 +97,19 @@ def load(name: str, root: str | Path, seed: int = 0) -> MultiLabelData:
     labels = read_mulan_labels(_require(d / xml, name, root))
     tr = read_arff(_require(d / train, name, root))
     Xtr, Ytr, feats, _ = split_features_labels(tr, labels)
+    read, removed = {}, {}
+    part = "train" if test is not None else "all"
+    read[part] = Ytr.shape[0]
+    Xtr, Ytr = drop_unlabelled(Xtr, Ytr)
+    removed[part] = read[part] - Ytr.shape[0]
     if test is not None:
         te = read_arff(_require(d / test, name, root))
         Xte, Yte, _, _ = split_features_labels(te, labels)
         if Xte.shape[1] != Xtr.shape[1]:
             raise ValueError(f"{name}: train has {Xtr.shape[1]} features, test {Xte.shape[1]}")
+        read["test"] = Yte.shape[0]
+        Xte, Yte = drop_unlabelled(Xte, Yte)
+        removed["test"] = read["test"] - Yte.shape[0]
         splits = [Split(Xtr, Ytr, Xte, Yte)]
         note = "official Mulan train/test split"
     else:
@@ -96,9 +117,9 @@ def load(name: str, root: str | Path, seed: int = 0) -> MultiLabelData:
         splits = []
         for k, (a, b) in enumerate(folds):
             splits.append(Split(Xtr[a], Ytr[a], Xtr[b], Ytr[b], name=f"fold{k}"))
-        note = (f"no official split: fixed {CAL500_FOLDS}-fold CV over all {Xtr.shape[0]} instances "
+        note = (f"no official split: fixed {CAL500_FOLDS}-fold CV over all {Xtr.shape[0]} labelled instances "
                 f"(numpy permutation, seed {seed}); test metrics are the mean over the {CAL500_FOLDS} test folds")
-    return MultiLabelData(name, splits, labels, Xtr.shape[1], sp.issparse(Xtr), note)
+    return MultiLabelData(name, splits, labels, Xtr.shape[1], sp.issparse(Xtr), note, removed, read)
 
 
 def kfold_indices(n: int, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -3,8 +3,9 @@
 For K labels and a vocabulary of V = K words:
 
 - each label k has a word distribution phi_k ~ Dirichlet(word_concentration * 1_V) (drawn once per seed);
-- each document draws its number of labels max(1, Poisson(1)) (capped at K) and that many distinct
-  labels uniformly at random;
+- each document draws its number of labels from Poisson(1) by rejection sampling (redrawn while it is 0
+  or more than K, i.e. Poisson(1) truncated to {1, ..., K}, as in the paper) and that many distinct labels
+  uniformly at random;
 - its mixture proportions pi over those labels are uniform (``mixture="uniform"``: 1/|S| each) or
   random (``mixture="random"``: Dirichlet(1) over its labels, i.e. uniform on that simplex);
 - its length is Poisson(L), at least 1 word; its words are drawn i.i.d. from sum_k pi_k phi_k;
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 MIXTURES = ("uniform", "random")
+LABEL_COUNT_MEAN = 1.0   # the paper's Poisson rate for the number of labels per document
 
 
 @dataclass
@@ -34,6 +36,19 @@ def word_distributions(K: int, rng: np.random.Generator, concentration: float = 
     return rng.dirichlet(np.full(K, float(concentration)), size=K)
 
 
+def label_counts(n: int, K: int, rng: np.random.Generator, rate: float = LABEL_COUNT_MEAN) -> np.ndarray:
+    """``n`` labels-per-document counts from Poisson(rate) by rejection sampling: every count that is 0 or
+    larger than K is redrawn until none is, so the counts follow Poisson(rate) truncated to {1, ..., K}."""
+    if K < 1:
+        raise ValueError(f"K={K}: a document needs at least one label")
+    counts = rng.poisson(rate, size=n)
+    bad = (counts == 0) | (counts > K)
+    while bad.any():
+        counts[bad] = rng.poisson(rate, size=int(bad.sum()))
+        bad = (counts == 0) | (counts > K)
+    return counts
+
+
 def sample_documents(n: int, phi: np.ndarray, length: float, mixture: str,
                      rng: np.random.Generator) -> ProportionData:
     if mixture not in MIXTURES:
@@ -41,7 +56,7 @@ def sample_documents(n: int, phi: np.ndarray, length: float, mixture: str,
     K, V = phi.shape
     counts = np.zeros((n, V), dtype=np.int64)
     props = np.zeros((n, K))
-    n_labels = np.minimum(np.maximum(1, rng.poisson(1.0, size=n)), K)
+    n_labels = label_counts(n, K, rng)
     lengths = np.maximum(1, rng.poisson(float(length), size=n))
     for i in range(n):
         labels = rng.choice(K, size=n_labels[i], replace=False)

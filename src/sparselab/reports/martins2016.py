@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import figures
+from . import martins2016_claims as claims
 from . import martins2016_snli as snli
+from .profile_diff import profile_lines
 from .index import write_configs, write_index
 from .records import data_relative, load
 from .reference import reference
@@ -98,6 +100,7 @@ class Protocol:
     grids: set = field(default_factory=set)
     folds: set = field(default_factory=set)
     notes: dict = field(default_factory=dict)       # dataset -> split note (several outer splits, e.g. CAL500)
+    removed: dict = field(default_factory=dict)     # dataset -> {file: (examples without labels removed, read)}
     reductions: list = field(default_factory=list)
     cv_objective: Any = "?"
     max_iter: Any = "?"
@@ -115,6 +118,10 @@ def table2_protocol(by: Mapping[tuple[str, str], dict]) -> Protocol:
             red_sets[what].append(d)
         if len(ex.get("per_split", [])) > 1:
             p.notes[d] = ex["split"]
+        if "unlabelled_removed" in ex:
+            p.removed[d] = {f: (n, ex.get("examples_read", {}).get(f)) for f, n in ex["unlabelled_removed"].items()}
+        else:
+            p.removed.setdefault(d, None)
     order = {d: i for i, d in enumerate(PAPER_SETS + EXTRA_SETS)}
     p.reductions = [f"{what} ({', '.join(sorted(set(ds), key=order.get))})" for what, ds in sorted(red_sets.items())]
     any_rec = next(iter(by.values()), None)
@@ -209,8 +216,10 @@ def table2_protocol_lines(p: Protocol) -> list[str]:
              "(micro_macro_mean = (micro-F1 + macro-F1)/2).",
              "- macro-F1 = harmonic mean of macro-averaged precision and macro-averaged recall (authors' code); "
              "label-F1 = mean of per-label F1; 0/0 counts as 0.",
-             "- Training rows with no gold label are skipped by the softmax and sparsemax losses (no target "
-             "distribution); all rows are evaluated."]
+             "- Examples without labels are removed from train and test before anything else, as in the paper "
+             "(\"For all datasets, we removed examples without labels\"); no loss trains on them and no metric "
+             "scores them. Removed per dataset and file (removed of read):"]
+    lines += [f"  - {d}: {removed_text(p.removed[d])}" for d in sorted(p.removed, key=dataset_order)]
     for d, note in sorted(p.notes.items()):
         lines.append(f"- {d}: {note}.")
     lines.append("- Reductions in this profile (vs the paper's protocol): "
@@ -219,9 +228,33 @@ def table2_protocol_lines(p: Protocol) -> list[str]:
     return lines
 
 
+def dataset_order(d: str) -> int:
+    order = PAPER_SETS + EXTRA_SETS
+    return order.index(d) if d in order else len(order)
+
+
+def removed_text(files: Mapping[str, tuple[int, int | None]] | None) -> str:
+    if files is None:
+        return "not recorded (a run from before the removal: it kept them)"
+    order = {"train": 0, "test": 1}
+    return "; ".join(f"{f} {n}" + (f" of {read}" if read is not None else "")
+                     for f, (n, read) in sorted(files.items(), key=lambda kv: order.get(kv[0], 2)))
+
+
+def table2_claim(by: Mapping[tuple[str, str], dict]) -> claims.Claim:
+    cells = []
+    datasets = [d for d in PAPER_SETS if all((d, l) in by for l in LOSSES)]
+    for d in datasets:
+        for metric in ("micro_f1", "macro_f1"):
+            cells.append({l: 100 * by[(d, l)]["metrics"][metric] for l in LOSSES})
+    return claims.multilabel_claim(cells, len(datasets))
+
+
 def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, label_rows: list, hyper_rows: list,
-                reuters_msg: str, ref: Mapping[str, Any]) -> str:
+                reuters_msg: str, ref: Mapping[str, Any], profile_diff: list[str] = (),
+                claim: claims.Claim | None = None) -> str:
     lines = profile_header(profile, recs, "Martins & Astudillo (2016), Table 2: multi-label classification")
+    lines += list(profile_diff)
     lines += table2_protocol_lines(proto)
     header = ["dataset"] + [f"micro-F1 {l}" for l in LOSSES] + [f"macro-F1 {l}" for l in LOSSES]
     lines += ["## Ours: test micro-F1 and macro-F1 (%)", "", "Best per dataset and metric in bold "
@@ -244,6 +277,8 @@ def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, la
         lines += paper_summary(ref, ("Reported summary", "reported_summary"), ("Protocol", "protocol"))
         lines += [f"- Datasets: {', '.join(ref.get('datasets', []))}; systems: {', '.join(ref.get('systems', []))}.",
                   f"- Metric: {ref.get('metric', '')}.", ""]
+    if claim is not None:
+        lines += claims.claims_section([claim])
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -257,13 +292,16 @@ def write_table2(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = 
     text = table2_text(profile, recs, proto, table2_f1_cells(by, datasets, proto.notes),
                        table2_label_f1_rows(by, datasets), table2_hyper_rows(by, datasets),
                        reuters_status() if reuters_msg is None else reuters_msg,
-                       (reference(PAPER) if ref is None else ref).get("table2_multilabel", {}))
+                       (reference(PAPER) if ref is None else ref).get("table2_multilabel", {}),
+                       profile_lines(T2, recs, profile), table2_claim(by))
     (Path(out) / "table2_multilabel.md").write_text(text)
     return recs, proto.reductions
 
 
 # ================================================================ Figure 3
 Point = tuple[int, str, float, str]      # (K, mixture, length L, loss)
+# what records from before issue 22 drew (they do not name their sampler)
+OLD_LABEL_COUNTS = "max(1, Poisson(1)) capped at K (a run from before rejection sampling)"
 
 
 def load_figure3(runs, profile: str) -> tuple[list[dict], dict[Point, dict]]:
@@ -331,7 +369,8 @@ def figure3_setup_lines(recs: list[dict]) -> list[str]:
     seeds = sorted({tuple(r["extra"].get("seeds", [])) for r in recs})
     return ["## Setup (as run)", "",
             f"- {ex['n_train']} train / {ex['n_test']} test documents per seed; vocabulary size = K; labels per "
-            "document max(1, Poisson(1)); document length Poisson(L) (≥ 1); label word distributions "
+            f"document {ex.get('label_counts', OLD_LABEL_COUNTS)}; document length Poisson(L) (≥ 1); label word "
+            "distributions "
             f"Dirichlet({any_rec['config']['data'].get('word_concentration')}) over the vocabulary; mixture "
             "proportions uniform over the document's labels (uniform) or Dirichlet(1) over them (random).",
             "- Features: word counts normalised to relative frequencies, then standardised (train statistics).",
@@ -346,19 +385,23 @@ def figure3_setup_lines(recs: list[dict]) -> list[str]:
             "and documents); ± is the sample std over seeds (none with one seed).", ""]
 
 
-def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref: Mapping[str, Any]) -> str:
+def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref: Mapping[str, Any],
+                 profile_diff: list[str] = ()) -> str:
     Ks, mixtures, lengths = figure3_axes(data)
     lines = profile_header(profile, recs, "Martins & Astudillo (2016), Figure 3: label proportion estimation")
+    lines += list(profile_diff)
     lines += figure3_setup_lines(recs)
-    crossover_lines = []
+    crossover_lines, panels = [], {}
     for K in Ks:
         for mix in mixtures:
             lines += [f"## K = {K}, {mix} mixtures", "",
                       md_table(["L", "MSE softmax", "MSE sparsemax", "JS softmax", "JS sparsemax"],
                                figure3_rows(data, K, mix, lengths))]
             for metric in ("mse", "js"):
-                crossover_lines.append(f"- K={K}, {mix}, {metric.upper()}: "
-                                       f"{crossover(figure3_diffs(data, K, mix, lengths, metric))}")
+                diffs = figure3_diffs(data, K, mix, lengths, metric)
+                crossover_lines.append(f"- K={K}, {mix}, {metric.upper()}: {crossover(diffs)}")
+                if diffs:
+                    panels[f"K={K} {mix} {metric.upper()}"] = diffs
     lines += ["## Crossover", "",
               "Where the sparsemax loss becomes better (lower mean over seeds) than the softmax loss, "
               "for every larger L in the grid:", ""] + crossover_lines + [""]
@@ -368,6 +411,7 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
     if ref:
         lines += paper_summary(ref, ("Reported summary", "reported_summary"))
         lines += [f"- Setup: {ref.get('setup', '')}", ""]
+    lines += claims.claims_section([claims.proportions_claim(panels)])
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -403,7 +447,8 @@ def write_figure3(profile: str, out: Path, runs, ref: Mapping[str, Any] | None =
     """figure3_label_proportions.md and .png; returns the records used and the profile's reductions."""
     recs, data = load_figure3(runs, profile)
     ref = (reference(PAPER) if ref is None else ref).get("figure3_label_proportions", {})
-    (Path(out) / "figure3_label_proportions.md").write_text(figure3_text(profile, recs, data, ref))
+    (Path(out) / "figure3_label_proportions.md").write_text(figure3_text(profile, recs, data, ref,
+                                                                        profile_lines(F3, recs, profile)))
     plot_figure3(data, Path(out) / "figure3_label_proportions.png", profile)
     return recs, figure3_reductions(recs)
 

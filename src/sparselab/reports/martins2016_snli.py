@@ -2,10 +2,10 @@
 (attention examples) and the attention heatmaps.
 
 * Table 3 -- per attention variant: the L2 penalty chosen by mean dev accuracy over seeds, dev and test
-             accuracy (mean ± std over seeds at that L2), the mean number of premise words with nonzero
-             attention on test, the learned α; the dev accuracy of every L2; whether the paper's qualitative
-             finding (soft ≈ sparse > no attention and logistic) holds here, and whether the seeds' spread
-             can tell the differences apart;
+             accuracy (mean ± standard error over seeds at that L2), the mean number of premise words with nonzero
+             attention on test, the learned α; the dev accuracy of every L2; a paired per-seed comparison of
+             every pair of variants; the paper's ordering (soft ≈ sparse > no attention, logistic) checked by a
+             stated rule (:mod:`.martins2016_claims`);
 * Table 4 -- for a few pairs (the first test pairs and the listed dev pairs), each variant's prediction and the
              premise words it attends to with their weights (every nonzero word for the sparse mappings);
 * heatmaps -- the same pairs, one panel each, one row per attention variant.
@@ -22,6 +22,8 @@ from statistics import mean, stdev
 from typing import Any, Mapping, Sequence
 
 from . import figures
+from . import martins2016_claims as claims
+from .profile_diff import profile_lines
 from .records import load
 from .tables import NONE, md_table
 
@@ -40,8 +42,8 @@ TABLE3, TABLE4, HEATMAPS = "table3_snli.md", "table4_examples.md", "table4_heatm
 
 ARTIFACTS = [
     ("Table 3 (SNLI attention)", TABLE3,
-     "dev/test accuracy per attention variant (mean ± std over seeds, L2 chosen on dev), attended premise words, "
-     "the paper's finding beside ours"),
+     "dev/test accuracy per attention variant (mean ± standard error over seeds, L2 chosen on dev), paired per-seed "
+     "differences of every pair of variants, attended premise words, the paper's claims checked by stated rules"),
     ("Table 4 (attention examples)", TABLE4, "premise words attended by each variant, with weights, for a few pairs"),
     ("Attention heatmaps", HEATMAPS, "attention over the premise of the Table 4 pairs, one row per variant"),
 ]
@@ -74,6 +76,7 @@ class VariantResult:
     premise_words: float | None
     alpha: tuple[float, float] | None         # learned α
     grid: dict[float, tuple[float, float, int]] = field(default_factory=dict)   # l2 -> dev (mean, std, n seeds)
+    test_by_seed: dict[int, float] = field(default_factory=dict)                # at the chosen L2
 
     @property
     def n(self) -> int:
@@ -99,64 +102,47 @@ def select(by: Mapping[Key, dict]) -> dict[str, VariantResult]:
         plen = [m["premise_words"] for m in ms if "premise_words" in m]
         out[v] = VariantResult(v, best, sorted(runs[best]), mean_std([m["dev_acc"] for m in ms]),
                                mean_std([m["test_acc"] for m in ms]), mean_std(att) if att else None,
-                               mean(plen) if plen else None, mean_std(alpha) if alpha else None, grid)
+                               mean(plen) if plen else None, mean_std(alpha) if alpha else None, grid,
+                               {s: float(runs[best][s]["test_acc"]) for s in sorted(runs[best])})
     return out
 
 
 def pm(ms: tuple[float, float] | None, n: int, digits: int = 2) -> str:
-    """``mean ± std`` (the mean alone for one seed; ``–`` for None)."""
+    """``mean ± standard error`` (std / sqrt(n)); the mean alone for one seed; ``–`` for None."""
     if ms is None:
         return NONE
-    return f"{ms[0]:.{digits}f}" + (f" ± {ms[1]:.{digits}f}" if n > 1 else "")
+    return f"{ms[0]:.{digits}f}" + (f" ± {ms[1] / math.sqrt(n):.{digits}f}" if n > 1 else "")
 
 
-def compare(a: VariantResult, b: VariantResult) -> tuple[float, float | None]:
-    """Test-accuracy difference a − b and its standard error sqrt(s_a²/n_a + s_b²/n_b) (None with one seed)."""
-    d = a.test[0] - b.test[0]
-    if a.n < 2 or b.n < 2:
-        return d, None
-    return d, math.sqrt(a.test[1] ** 2 / a.n + b.test[1] ** 2 / b.n)
+def sd(ms: tuple[float, float] | None, n: int) -> str:
+    return NONE if ms is None or n < 2 else f"{ms[1]:.2f}"
 
 
-def resolved(d: float, se: float | None) -> str:
-    """Whether a difference stands out of the seeds' spread: |d| > 2 standard errors."""
-    if se is None:
-        return "one seed: spread unknown"
-    return (f"beyond the seeds' spread (|d| > 2 SE = {2 * se:.2f})" if abs(d) > 2 * se
-            else f"within the seeds' spread (|d| ≤ 2 SE = {2 * se:.2f})")
+def paired_all(res: Mapping[str, VariantResult]) -> dict[tuple[str, str], claims.Paired]:
+    """Every pair (a, b) of variants (in VARIANTS order, a first): test accuracy a − b paired by seed."""
+    vs = [v for v in VARIANTS if v in res]
+    return {(a, b): claims.paired(a, b, res[a].test_by_seed, res[b].test_by_seed)
+            for i, a in enumerate(vs) for b in vs[i + 1:]}
 
 
-def findings(res: Mapping[str, VariantResult]) -> list[str]:
-    """The paper's finding, checked on test accuracy: soft ≈ sparse, and both > no attention and logistic.
+def paired_rows(pairs: Mapping[tuple[str, str], claims.Paired]) -> list[list[str]]:
+    rows = []
+    for (a, b), p in pairs.items():
+        se = NONE if p.se is None else f"{p.se:.2f}"
+        rows.append([f"{a} − {b}", str(p.n), NONE if p.n == 0 else f"{p.diff:+.2f}", se, f"{a} {p.relation} {b}"])
+    return rows
 
-    With several seeds a difference counts when it exceeds two standard errors; with one seed only the
-    signs of the mean differences can be read, and the verdict says so.
-    """
-    if not all(v in res for v in PAPER_VARIANTS):
-        missing = [v for v in PAPER_VARIANTS if v not in res]
-        return [f"- Not checked: no runs for {', '.join(missing)}."]
-    lines = []
-    d, se = compare(res["soft"], res["sparse"])
-    lines.append(f"- soft − sparse: {d:+.2f} points, {resolved(d, se)}.")
-    similar = se is not None and abs(d) <= 2 * se
-    wins = 0
-    for attn in ("soft", "sparse"):
-        for base in ("none", "logistic"):
-            d, se = compare(res[attn], res[base])
-            wins += se is not None and d > 2 * se
-            lines.append(f"- {attn} − {base}: {d:+.2f} points, {resolved(d, se)}.")
-    if min(r.n for r in res.values()) < 2:
-        lines.append("- **Verdict: not decidable with one seed per variant** (no spread to compare against).")
-        return lines
-    verdict = "holds" if similar and wins == 4 else "holds in part" if similar or wins else "does not hold"
-    lines.append(f"- **Verdict: the paper's finding {verdict} here**: soft ≈ sparse "
-                 f"{'(within 2 SE)' if similar else 'does not hold (beyond 2 SE)'}; {wins} of 4 comparisons "
-                 "soft/sparse > none/logistic beyond 2 SE.")
-    return lines
+
+def snli_claims(res: Mapping[str, VariantResult], pairs) -> list[claims.Claim]:
+    sp, so = res.get("sparse"), res.get("soft")
+    order = claims.snli_order_claim(pairs)
+    few = claims.few_words_claim(sp.attended[0] if sp and sp.attended else None, sp.premise_words if sp else None,
+                                 so.attended[0] if so and so.attended else None)
+    return [order, few]
 
 
 # ================================================================ format
-def setup_lines(recs: list[dict]) -> list[str]:
+def setup_lines(recs: list[dict], profile_diff: list[str] = ()) -> list[str]:
     """Data, vectors, OOV and protocol, read from the records."""
     if not recs:
         return ["No finished runs of this profile.", ""]
@@ -170,12 +156,12 @@ def setup_lines(recs: list[dict]) -> list[str]:
     l2s = sorted({float(x["config"]["task"]["l2"]) for x in recs})
     seeds = sorted({int(x["config"]["seed"]) for x in recs})
     reductions = profile_reductions(recs)
-    lines = ["## Setup (as run)", ""]
+    lines = ["## Setup (as run)", ""] + profile_diff
     if any(x.startswith("low-data") for x in reductions):
         lines += [f"**Low-data experiment**: trained on {sp['train']['pairs']:,} pairs from the 1% sample of "
                   "SNLI's training set that is available offline, not on the full 550k; the accuracies are not "
-                  "comparable with the paper's (the last section says whether the seeds' spread tells the "
-                  "variants apart).", ""]
+                  "comparable with the paper's (the paired comparison below says which variants the seeds tell "
+                  "apart).", ""]
     lines += [f"- Pairs: {counts}.",
               f"- Vectors: {ex['vectors']} ({ex['embedding_dim']}-d, fixed), projected to D = "
               f"{c['model']['hidden_size']}; {ex['vocab_size']:,} word types, {ex['vectors_found']:,} with a vector"
@@ -186,7 +172,7 @@ def setup_lines(recs: list[dict]) -> list[str]:
               f"L2 grid {l2s} (Adam weight decay), seeds {seeds}.",
               f"- Dev accuracy after every epoch; the best dev state is kept ({stopping(c)}). "
               "L2 is chosen per variant by the mean dev accuracy over seeds; test accuracy is that L2's, mean ± "
-              "sample std over seeds.",
+              "standard error (sample std / sqrt(seeds)).",
               "- Attended words: mean number of premise words with nonzero weight on test (every logistic weight "
               "is > 0, so logistic attends to all words).",
               "- Reductions in this profile (vs the paper): " + ("; ".join(reductions) or "none") + ".", ""]
@@ -216,11 +202,12 @@ def table3_rows(res: Mapping[str, VariantResult]) -> list[list[str]]:
     rows = []
     for v in VARIANTS:
         if v not in res:
-            rows.append([NAMES[v], NONE, "0", NONE, NONE, NONE, NONE, NONE])
+            rows.append([NAMES[v], NONE, "0", NONE, NONE, NONE, NONE, NONE, NONE])
             continue
         r = res[v]
-        rows.append([NAMES[v], f"{r.l2:g}", str(r.n), pm(r.dev, r.n), pm(r.test, r.n), pm(r.attended, r.n),
-                     NONE if r.premise_words is None else f"{r.premise_words:.2f}", pm(r.alpha, r.n, 3)])
+        rows.append([NAMES[v], f"{r.l2:g}", str(r.n), pm(r.dev, r.n), pm(r.test, r.n), sd(r.test, r.n),
+                     pm(r.attended, r.n), NONE if r.premise_words is None else f"{r.premise_words:.2f}",
+                     pm(r.alpha, r.n, 3)])
     return rows
 
 
@@ -237,21 +224,33 @@ def grid_rows(res: Mapping[str, VariantResult]) -> tuple[list[str], list[list[st
     return ["variant"] + [f"dev acc, L2={l2:g}" for l2 in l2s], rows
 
 
-def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult], ref: Mapping[str, Any]) -> str:
+def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult], ref: Mapping[str, Any],
+                profile_diff: list[str] = ()) -> str:
     lines = ["# Martins & Astudillo (2016), Table 3: SNLI with no, logistic, soft and sparse attention", "",
              f"Profile: **{profile}**. Runs: {len(recs)}. Every number below is read from the run records "
              "(run.json) of this profile.", ""]
-    lines += setup_lines(recs)
+    lines += setup_lines(recs, list(profile_diff))
     lines += ["## Ours: accuracy (%) per attention variant", "",
-              md_table(["variant", "L2 (dev)", "seeds", "dev acc", "test acc", "attended words (test)",
-                        "premise words (test)", "learned α"], table3_rows(res))]
+              "Mean ± standard error over seeds at the L2 chosen on dev; the seeds' sample std of test accuracy "
+              "beside it.", "",
+              md_table(["variant", "L2 (dev)", "seeds", "dev acc", "test acc", "test acc std",
+                        "attended words (test)", "premise words (test)", "learned α"], table3_rows(res))]
     header, rows = grid_rows(res)
     if rows:
-        lines += ["## Dev accuracy (%) per L2", "", "Mean ± std over seeds; the chosen L2 in bold.", "",
+        lines += ["## Dev accuracy (%) per L2", "", "Mean ± standard error over seeds; the chosen L2 in bold.", "",
                   md_table(header, rows)]
-    lines += ["## Does the paper's finding hold here?", "",
-              "Test accuracy differences (mean over seeds); a difference is told apart from seed noise when it "
-              "exceeds twice its standard error sqrt(s₁²/n₁ + s₂²/n₂).", ""] + findings(res) + [""]
+    pairs = paired_all(res)
+    found = snli_claims(res, pairs)
+    if pairs:
+        lines += ["## Paired comparison per seed (test accuracy, points)", "",
+                  "For each pair of variants, each at its own dev-chosen L2: the mean over the seeds both ran of the "
+                  "per-seed difference a − b (runs paired by their `seed` value), and its standard error "
+                  "sd(differences) / sqrt(n). Rule: a > b (or a < b) when |mean| > "
+                  f"{claims.SE_FACTOR:g} standard errors, a ≈ b otherwise; ? below 2 seeds.", "",
+                  md_table(["a − b", "seeds", "mean difference", "standard error", "by the rule"], paired_rows(pairs))]
+    order = found[0]
+    lines += ["## The paper's ordering: soft ≈ sparse > none, logistic", "", f"Rule: {order.rule}.", "",
+              f"**Verdict: {order.verdict}.** {order.evidence}".rstrip(), ""]
     lines += ["## Paper (reference)", "",
               "The paper's Table 3 values are not available to this project (papers.yaml: `not_recovered: "
               "table3_values`); its qualitative result is quoted instead.", ""]
@@ -263,6 +262,7 @@ def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult]
             lines.append("- Context (papers.yaml, Rocktäschel et al. 2015, test accuracy on the full SNLI): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ctx.items()) + ".")
         lines.append("")
+    lines += claims.claims_section(found)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -307,10 +307,8 @@ def table4_text(profile: str, runs: Mapping[str, dict], res: Mapping[str, Varian
     examples = table4_examples(runs)
     shown_dev = [e["pair_id"] for e, _ in examples if e["split"] == "dev"]
     lines += ["## The paper's examples", "",
-              "The paper's Table 4 pairs are not recorded in ../shared/reference/papers.yaml. The dev pairs below "
-              f"({', '.join(dev_ids) or 'none configured'}; `task.examples.dev_pair_ids`) are, to our "
-              "recollection, those four examples, unverified against the paper's text; they are in the SNLI dev "
-              "set, none of them in test. "
+              f"The dev pairs below ({', '.join(dev_ids) or 'none configured'}; `task.examples.dev_pair_ids`) are the "
+              "paper's Table 4 examples; they are in the SNLI dev set, none of them in test. "
               + (f"Found in this profile's data: {len(shown_dev)} of {len(dev_ids)}." if dev_ids else ""), ""]
     for i, (e, by_var) in enumerate(examples, 1):
         lines += [f"## {e['split']} pair {e['pair_id']} (gold: {e['gold']})", "",
@@ -326,6 +324,7 @@ def table4_text(profile: str, runs: Mapping[str, dict], res: Mapping[str, Varian
         lines.append(md_table(["variant", "prediction", "nonzero words", "attended words (weight)"], rows))
     if not examples:
         lines += ["No runs with attention in this profile.", ""]
+    lines += claims.claims_section(snli_claims(res, paired_all(res))[1:])
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -383,7 +382,8 @@ def write_snli(profile: str, out: Path, runs, ref: Mapping[str, Any]) -> tuple[l
     recs, by = load_table3(runs, profile)
     res = select(by)
     out = Path(out)
-    (out / TABLE3).write_text(table3_text(profile, recs, res, ref.get("table3_snli", {})))
+    (out / TABLE3).write_text(table3_text(profile, recs, res, ref.get("table3_snli", {}),
+                                          profile_lines(T3, recs, profile)))
     ex_runs = example_runs(by, res)
     dev_ids = []
     if recs:

@@ -29,6 +29,12 @@ from sparselab.tasks.multilabel import check_no_mapping
 log = logging.getLogger("sparselab")
 
 METRICS = ("mse", "js")
+# The paper's protocol for Figure 3: L2 in {10^j : j = -9..0} by 5-fold CV, 1200 / 1000 documents.
+PAPER_L2_GRID = [10.0 ** j for j in range(-9, 1)]
+PAPER_CV_FOLDS = 5
+PAPER_DOCUMENTS = (1200, 1000)
+LABEL_COUNTS = (f"Poisson({synthetic.LABEL_COUNT_MEAN:g}) by rejection sampling (redrawn while 0 or > K), "
+                "i.e. truncated to {1..K}")
 
 
 def js_divergence(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -95,15 +101,16 @@ def run(cfg, ctx) -> dict:
         metrics[f"{m}_std"] = float(vals.std(ddof=1)) if len(vals) > 1 else 0.0
     reductions = []
     grid = sorted(float(x) for x in tcfg.l2_grid)
-    if grid != [10.0 ** k for k in range(-8, 3)]:
-        reductions.append(f"L2 grid {grid} instead of the paper's decades 1e-8..1e2")
-    if (int(dcfg.n_train), int(dcfg.n_test)) != (1200, 1000):
-        reductions.append(f"{int(dcfg.n_train)} train / {int(dcfg.n_test)} test documents instead of 1200 / 1000")
-    if int(tcfg.cv_folds) != 5:
-        reductions.append(f"{int(tcfg.cv_folds)}-fold CV instead of the paper's 5")
+    if len(grid) != len(PAPER_L2_GRID) or not np.allclose(grid, PAPER_L2_GRID, rtol=1e-9, atol=0):
+        reductions.append(f"L2 grid {grid} instead of the paper's {{10^j : j = -9..0}}")
+    if (int(dcfg.n_train), int(dcfg.n_test)) != PAPER_DOCUMENTS:
+        reductions.append(f"{int(dcfg.n_train)} train / {int(dcfg.n_test)} test documents instead of "
+                          f"{PAPER_DOCUMENTS[0]} / {PAPER_DOCUMENTS[1]}")
+    if int(tcfg.cv_folds) != PAPER_CV_FOLDS:
+        reductions.append(f"{int(tcfg.cv_folds)}-fold CV instead of the paper's {PAPER_CV_FOLDS}")
     best = {f"l2_{m}_seed{r['seed']}": r[f"l2_{m}"] for r in per_seed for m in METRICS}
     extra = {"K": K, "length": length, "mixture": mixture, "loss": loss, "seeds": seeds,
              "n_train": int(dcfg.n_train), "n_test": int(dcfg.n_test), "l2_grid": [float(x) for x in tcfg.l2_grid],
-             "cv_folds": int(tcfg.cv_folds), "per_seed": per_seed,
+             "cv_folds": int(tcfg.cv_folds), "label_counts": LABEL_COUNTS, "per_seed": per_seed,
              "std": "sample standard deviation over seeds (ddof=1)", "reductions": reductions}
     return {"metrics": metrics, "best": best, "extra": extra}

@@ -7,8 +7,9 @@ Three losses (``task.loss``):
   label j when softmax(z)_j > p0;
 - ``sparsemax``: sparsemax loss against the same target; predict the support of sparsemax(t * z).
 
-Training rows with an empty gold label set have no target distribution: the softmax and
-sparsemax losses skip them (the logistic loss keeps them); every row is evaluated.
+Examples without labels are removed from train and test by the data layer (``mulan.load``, as in
+the paper), so no loss trains on them and no metric scores them; the run record counts them per
+file (``extra.unlabelled_removed``) and this task refuses a split that still has one.
 
 Protocol: features standardised with training statistics; L-BFGS up to ``task.max_iter``
 iterations; ``task.cv_folds``-fold CV on the training set chooses (L2, threshold) jointly by
@@ -89,10 +90,12 @@ def predict(Z: np.ndarray, loss: str, threshold: float) -> np.ndarray:
     return linear.distribution(Z, loss) > threshold
 
 
-def training_rows(Y: np.ndarray, loss: str) -> np.ndarray:
-    if loss == "logistic":
-        return np.arange(Y.shape[0])
-    return np.nonzero(Y.sum(axis=1) > 0)[0]
+def require_labels(split: mulan.Split) -> None:
+    """Every training and test example has a label (the paper's protocol; ``mulan.load`` removes the others)."""
+    for part, Y in (("train", split.Y_train), ("test", split.Y_test)):
+        empty = int((np.asarray(Y).sum(axis=1) == 0).sum())
+        if empty:
+            raise ValueError(f"split {split.name}: {empty} {part} examples without labels (mulan.load removes them)")
 
 
 def targets(Y: np.ndarray, loss: str) -> np.ndarray:
@@ -103,6 +106,7 @@ def targets(Y: np.ndarray, loss: str) -> np.ndarray:
 def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, folds: int, max_iter: int,
                         objective: str, seed: int, ctx=None, tag: str = "") -> dict:
     """CV over (L2, threshold) on the training rows, refit at the chosen L2, test metrics."""
+    require_labels(split)
     Xtr, Ytr = split.X_train, split.Y_train
     n, K = Ytr.shape
     l2_desc = sorted((float(x) for x in l2_grid), reverse=True)
@@ -115,8 +119,7 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
             ctx.samples_seen += model.n_iter * n_rows
 
     def fold_targets(tr):
-        rows = training_rows(Ytr[tr], loss)
-        return rows, targets(Ytr[tr][rows], loss)
+        return None, targets(Ytr[tr], loss)
 
     def on_fold(k):
         log.info("%sfold %d/%d: %d L-BFGS iterations so far, %.1fs", tag.lstrip("_") + " " if tag else "", k + 1,
@@ -138,15 +141,14 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
             ctx.log_metrics({f"cv{tag}/objective": s, f"cv{tag}/log10_l2": float(np.log10(l2))}, step)
     # refit on all training rows along the same warm-started path; its last model is at the chosen L2
     t1 = time.time()
-    rows = training_rows(Ytr, loss)
-    path = linear.refit_path(Xtr, split.X_test, rows, targets(Ytr[rows], loss), loss, l2_desc, best_l2, max_iter,
+    path = linear.refit_path(Xtr, split.X_test, None, targets(Ytr, loss), loss, l2_desc, best_l2, max_iter,
                              on_fit=on_fit)
     _, prev, D_te = deque(path, maxlen=1)[0]
     iters = count["iters"]
     test = multilabel_metrics(split.Y_test, predict(prev.scores(D_te), loss, best_thr))
     return {
         "test": test, "l2": best_l2, "threshold": best_thr, "cv_objective": best_score,
-        "cv_metrics": best_m, "n_train_used": int(len(rows)), "n_train": int(n), "n_test": int(split.Y_test.shape[0]),
+        "cv_metrics": best_m, "n_train": int(n), "n_test": int(split.Y_test.shape[0]),
         "lbfgs_iterations": int(iters), "final_fit_converged": bool(prev.converged),
         "cv_time_s": round(cv_time, 2), "refit_time_s": round(time.time() - t1, 2),
         "cpu_time_s": round(time.process_time() - c0, 2),
@@ -211,6 +213,7 @@ def run(cfg, ctx) -> dict:
         "dataset": name, "loss": loss, "n_labels": K, "n_features": data.n_features, "sparse_features": data.sparse,
         "split": data.split_note, "threshold_name": threshold_name, "l2_grid": l2_grid, "thresholds": thresholds,
         "cv_folds": folds, "cv_objective": str(tcfg.cv_objective), "max_iter": int(tcfg.max_iter),
+        "examples_read": data.read, "unlabelled_removed": data.removed,
         "reductions": reductions, "per_split": per_split,
     }
     return {"metrics": metrics, "best": best, "extra": extra}

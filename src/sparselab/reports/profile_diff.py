@@ -1,0 +1,111 @@
+"""Where the runs of one profile differ from what another profile (by default ``paper``) would run.
+
+The other profile's job config is composed from ``conf/`` (the experiment with ``profile=<other>``), and its
+sweep is the experiment's own ``hydra.sweeper.params`` (the paper plans add no overrides). The runs' side is
+read from their records: for a key the experiment sweeps, the set of values the records hold; for any other
+key of the compared config groups, the value the records share. Reports list the differences in their header,
+so a reader of a ``cpu`` report sees everything the ``paper`` profile would change.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from omegaconf import DictConfig, ListConfig, OmegaConf
+
+GROUPS = ("task", "data", "model")
+
+
+def compose(experiment: str, profile: str) -> DictConfig:
+    """The resolved job config of ``experiment`` under ``profile``, with its ``hydra`` node."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+
+    from sparselab.engine import resolvers
+    from sparselab.run import CONF_DIR
+
+    resolvers.register()
+    with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR), job_name="profile_diff"):
+        return hydra_compose("config", overrides=[f"experiment={experiment}", f"profile={profile}"],
+                             return_hydra_config=True)
+
+
+def _norm(v: Any) -> Any:
+    """A comparable, hashable form: numbers as floats, lists as tuples."""
+    if isinstance(v, (list, tuple, ListConfig)):
+        return tuple(_norm(x) for x in v)
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, (int, float)):
+        return float(v)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def _leaves(node: Any, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    if isinstance(node, Mapping):
+        for k, v in node.items():
+            yield from _leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    else:
+        yield prefix, node
+
+
+def _get(cfg: Mapping, key: str) -> Any:
+    for part in key.split("."):
+        if not isinstance(cfg, Mapping) or part not in cfg:
+            return None
+        cfg = cfg[part]
+    return cfg
+
+
+def _show(values: Iterable[Any]) -> str:
+    def one(v):
+        if isinstance(v, tuple):
+            return "[" + ", ".join(one(x) for x in v) + "]"
+        return f"{v:g}" if isinstance(v, float) else str(v)
+
+    vals = sorted(values, key=lambda v: (str(type(v)), v))
+    return one(vals[0]) if len(vals) == 1 else "{" + ", ".join(one(v) for v in vals) + "}"
+
+
+def sweep_values(spec: str) -> set:
+    """The values of a basic-sweeper spec ``a,b,c`` (what the experiment configs use)."""
+    return {_norm(x.strip()) for x in str(spec).split(",")}
+
+
+def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str] = GROUPS,
+                ignore: Sequence[str] = ()) -> list[str]:
+    """``key: ours X, <other profile> Y`` for every key of ``groups`` (and every swept key) where the records'
+    values are not the other profile's. Keys in ``ignore`` (or under them) are skipped."""
+    if not recs:
+        return []
+    other_name = other.profile.name
+    # the hydra node resolves only inside a Hydra run (hydra.run.dir needs HydraConfig): read the sweep literally
+    params = OmegaConf.to_container(other.hydra.sweeper.params or {}, resolve=False)
+    job = OmegaConf.to_container(OmegaConf.masked_copy(other, [k for k in other if k != "hydra"]), resolve=True)
+    out = []
+    skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
+    for key, spec in sorted(params.items()):
+        ours = {_norm(_get(r["config"], key)) for r in recs}
+        theirs = sweep_values(spec)
+        if ours != theirs and not skip(key):
+            out.append(f"`{key}`: {_show(ours)} here, {_show(theirs)} in the {other_name} profile")
+    for group in groups:
+        for key, theirs in _leaves(job.get(group) or {}, group):
+            if key in params or skip(key):
+                continue
+            ours = {_norm(_get(r["config"], key)) for r in recs}
+            if ours != {_norm(theirs)}:
+                out.append(f"`{key}`: {_show(ours)} here, {_show({_norm(theirs)})} in the {other_name} profile")
+    return out
+
+
+def profile_lines(experiment: str, recs: Sequence[Mapping], profile: str, other: str = "paper",
+                  ignore: Sequence[str] = ()) -> list[str]:
+    """The header lines: every difference from the ``other`` profile, or that there is none."""
+    if not recs or profile == other:
+        return []
+    diffs = differences(recs, compose(experiment, other), ignore=ignore)
+    if not diffs:
+        return [f"- This profile runs exactly what the {other} profile runs (config and sweep compared).", ""]
+    return [f"- Differences from the {other} profile (config and sweep compared): " + "; ".join(diffs) + ".", ""]
