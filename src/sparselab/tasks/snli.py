@@ -18,6 +18,7 @@ out-of-vocabulary rates and the vectors used.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import time
@@ -121,7 +122,7 @@ def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
     """The training loader (shuffle) shards its batches by rank under DDP (data/sharding.py); with one
     process its batches are those of ``DataLoader(shuffle=True, generator=gen)``."""
     ds = snli.PairDataset(pairs, vocab)
-    collate = lambda items: snli.collate(items, vocab.pad_id)  # noqa: E731
+    collate = functools.partial(snli.collate, pad_id=vocab.pad_id)  # picklable, for DataLoader workers
     if not shuffle:
         return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), collate_fn=collate, num_workers=0)
     gen = torch.Generator().manual_seed(int(seed))
