@@ -54,7 +54,7 @@ def test_disjoint_when_the_batches_divide_evenly():
     assert sorted(i for b in ranks[0] + ranks[1] for i in b) == list(range(320))
 
 
-def test_one_process_keeps_the_unsharded_order():
+def test_without_a_process_group_one_process_takes_every_batch():
     for kind in ("bucket", "tokens"):
         s = _samplers(None, None)[kind]
         assert rank_world() == (0, 1)
