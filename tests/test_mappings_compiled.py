@@ -145,3 +145,28 @@ def test_bisection_iteration_count_on_compiled_path():
     with eager():
         ref = M.entmax_bisect(x.double(), 1.3)
     assert (p.double() - ref).abs().max() < 1e-6
+
+
+def _backward_graphs(x, g, alpha):
+    """Graphs dynamo compiles during the backward of entmax_bisect(x, alpha) (the forward runs first)."""
+    from torch._dynamo.utils import counters
+
+    y = M.entmax_bisect(x.clone().requires_grad_(True), alpha)
+    before = counters["stats"]["unique_graphs"]
+    y.backward(g)
+    return counters["stats"]["unique_graphs"] - before
+
+
+def test_fixed_alpha_backward_keeps_one_graph_per_alpha():
+    """Issue 19, item 11: under torch's default specialize_float=False the second float alpha recompiled the
+    shared backward with eps symbolic, and every later alpha ran that slower graph.  With eps specialised each
+    new alpha compiles its own graph and a repeated alpha reuses its graph.  Alphas unique to this test, so
+    graphs left by other tests in the process do not count: without the fix the third alpha compiles nothing."""
+    x = _scores((4, 8, 32, 64))
+    g = torch.randn(x.shape, generator=torch.Generator().manual_seed(7))
+    counts = [_backward_graphs(x, g, a) for a in (1.37, 1.23, 1.37, 1.23, 1.29)]
+    assert counts[0] >= 1 and counts[1] >= 1 and counts[4] >= 1, counts
+    assert counts[2] == counts[3] == 0, counts
+    with eager():
+        ref = _run(lambda v: M.entmax_bisect(v, 1.29), x, g)
+    _close(_run(lambda v: M.entmax_bisect(v, 1.29), x, g)[1], ref[1])

@@ -20,6 +20,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import torch
 
+from sparselab.data.sharding import rank_world, shard, shard_count
+
 # Role -> symbol of the default specials; their order is their id order (pad 0, bos 1, eos 2, unk 3).
 DEFAULT_SPECIALS: dict[str, str] = {"pad": "<pad>", "bos": "<s>", "eos": "</s>", "unk": "<unk>"}
 ROLES = ("pad", "bos", "eos", "unk")
@@ -184,18 +186,31 @@ class BucketBatchSampler(torch.utils.data.Sampler):
     so unsorted batches waste most steps on padding.
 
     ``lengths``: a dataset with a ``lengths`` attribute, or a sequence of sort keys, one per item.
+
+    Under DDP each rank yields its share of the epoch's batches (:mod:`sparselab.data.sharding`; the
+    trainer needs ``use_distributed_sampler=False``); ``num_replicas`` / ``rank`` override the process
+    group's. Each pass counts one epoch; ``set_epoch`` sets it (Lightning calls ``set_epoch`` only on
+    ``loader.sampler`` and ``loader.batch_sampler.sampler``, not on a batch sampler, so a resumed run calls
+    it itself, e.g. with ``trainer.current_epoch`` at the start of each epoch).
     """
 
-    def __init__(self, lengths, batch_size: int, seed: int = 0, pool: int = 50):
+    def __init__(self, lengths, batch_size: int, seed: int = 0, pool: int = 50,
+                 num_replicas: int | None = None, rank: int | None = None):
         self.lengths = list(getattr(lengths, "lengths", lengths))
         self.batch_size, self.pool, self.seed, self.epoch = int(batch_size), int(pool), int(seed), 0
+        self.num_replicas, self.rank = num_replicas, rank
         if self.batch_size < 1 or self.pool < 1:
             raise ValueError(f"batch_size={batch_size} and pool={pool} must be ≥ 1")
 
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = int(epoch)
+
     def __len__(self) -> int:
-        return -(-len(self.lengths) // self.batch_size)
+        n = -(-len(self.lengths) // self.batch_size)
+        return shard_count(n, rank_world(self.rank, self.num_replicas)[1])
 
     def __iter__(self):
+        rank, world = rank_world(self.rank, self.num_replicas)
         g = torch.Generator().manual_seed(self.seed * 100003 + self.epoch)
         self.epoch += 1
         order = torch.randperm(len(self.lengths), generator=g).tolist()
@@ -204,9 +219,7 @@ class BucketBatchSampler(torch.utils.data.Sampler):
         for i in range(0, len(order), span):
             chunk = sorted(order[i: i + span], key=self.lengths.__getitem__)
             batches += [chunk[j: j + self.batch_size] for j in range(0, len(chunk), self.batch_size)]
-        for k in torch.randperm(len(batches), generator=g).tolist():
-            yield batches[k]
-
+        yield from shard([batches[k] for k in torch.randperm(len(batches), generator=g).tolist()], rank, world)
 
 
 class TokenBucketBatchSampler(torch.utils.data.Sampler):
@@ -217,12 +230,18 @@ class TokenBucketBatchSampler(torch.utils.data.Sampler):
     Each epoch: shuffle all indices, cut them into pools of ``pool`` items, sort each pool by length, cut it
     greedily into batches, shuffle the batch order (seeded by ``seed`` and the epoch). ``lengths``: a dataset
     with a ``lengths`` attribute of (target, source) lengths, or one length per item.
+
+    Under DDP each rank yields its share of the epoch's batches, the same number on every rank
+    (:mod:`sparselab.data.sharding`; the trainer needs ``use_distributed_sampler=False``);
+    ``num_replicas`` / ``rank`` override the process group's. ``set_epoch`` as in :class:`BucketBatchSampler`.
     """
 
-    def __init__(self, lengths, max_tokens: int, seed: int = 0, pool: int = 4096):
+    def __init__(self, lengths, max_tokens: int, seed: int = 0, pool: int = 4096,
+                 num_replicas: int | None = None, rank: int | None = None):
         raw = list(getattr(lengths, "lengths", lengths))
         self.sizes = [max(x) + 1 if isinstance(x, (tuple, list)) else int(x) + 1 for x in raw]  # + BOS/EOS
         self.max_tokens, self.pool, self.seed, self.epoch = int(max_tokens), int(pool), int(seed), 0
+        self.num_replicas, self.rank = num_replicas, rank
         if self.max_tokens < 1 or self.pool < 1:
             raise ValueError(f"max_tokens={max_tokens} and pool={pool} must be ≥ 1")
         self._batches: tuple[int, list[list[int]]] | None = None
@@ -249,13 +268,17 @@ class TokenBucketBatchSampler(torch.utils.data.Sampler):
         self._batches = (self.epoch, batches)
         return batches
 
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = int(epoch)
+
     def __len__(self) -> int:
-        return len(self._epoch_batches())
+        return shard_count(len(self._epoch_batches()), rank_world(self.rank, self.num_replicas)[1])
 
     def __iter__(self):
+        rank, world = rank_world(self.rank, self.num_replicas)
         batches = self._epoch_batches()
         self.epoch += 1
-        yield from batches
+        yield from shard(batches, rank, world)
 
 
 def collate(batch, src_pad_id: int, tgt_pad_id: int, bos_id: int) -> dict[str, torch.Tensor]:

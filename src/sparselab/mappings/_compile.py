@@ -41,6 +41,15 @@ def use_compiled(x: torch.Tensor) -> bool:
 # the default limit of 8 graphs per function is raised for our calls only.
 _RECOMPILE_LIMIT = 64
 
+# A float argument (a fixed alpha's eps) is a constant of its graph: one graph
+# per alpha value, with eps folded in.  torch >= 2.6 defaults to
+# specialize_float=False: the second alpha recompiles the kernel with eps as a
+# symbolic float, that graph is then tried first for every alpha, and the
+# fixed-alpha backward ran 8-9x slower (issue 19, item 11;
+# benchmarks/bench_alpha_recompile.py).  A sweep sees a handful of alphas, well
+# under _RECOMPILE_LIMIT; a learned alpha is a tensor and does not recompile.
+SPECIALIZE_FLOAT: bool = True
+
 
 def rows2d(t: torch.Tensor) -> torch.Tensor:
     """(..., n) -> (R, n): kernels always see 2-D rows, so a new batch shape is
@@ -55,7 +64,7 @@ def run(fn, *args):
     if c is None:
         c = _compiled[fn] = torch.compile(fn, dynamic=None)
     try:
-        with torch._dynamo.config.patch(recompile_limit=_RECOMPILE_LIMIT):
+        with torch._dynamo.config.patch(recompile_limit=_RECOMPILE_LIMIT, specialize_float=SPECIALIZE_FLOAT):
             return c(*args)
     except Exception as e:  # pragma: no cover - depends on the toolchain
         _failed = True

@@ -52,11 +52,14 @@ def check_alpha_float(alpha: float, name: str = "alpha") -> float:
     return alpha
 
 
-def check_alpha(alpha, x: torch.Tensor, dim: int, name: str = "alpha"):
+def check_alpha(alpha, x: torch.Tensor, dim: int, name: str = "alpha", trusted: bool = False):
     """Return ``alpha`` as a Python float, or as a tensor broadcastable to ``x``
     with size 1 along ``dim`` (one alpha per row / head).
 
-    ``dim`` must already be canonical (non-negative).
+    ``dim`` must already be canonical (non-negative).  ``trusted``: the caller
+    guarantees a tensor's values (a module's learned alpha, clamped to its
+    range); only its shape is checked, and the value check, a host sync per call
+    on a GPU, is skipped.
     """
     if isinstance(alpha, bool):
         raise ValueError(f"{name}: expected a float or a tensor, got a bool")
@@ -84,7 +87,7 @@ def check_alpha(alpha, x: torch.Tensor, dim: int, name: str = "alpha"):
             )
     # Value checks need a host sync; skip them while tracing (torch.compile),
     # where a data-dependent branch would break the graph.
-    if not torch.compiler.is_compiling():
+    if not trusted and not torch.compiler.is_compiling():
         with torch.no_grad():
             # one host sync on the valid path (NaN fails alpha > 0); diagnose only on failure
             if not bool(((alpha > 0) & (alpha < math.inf)).all()):

@@ -136,13 +136,17 @@ def _beta_int(eps):
     return None
 
 
-def _compiled_ok(z, eps, n_iter):
+def _compiled_ok(z, eps, n_iter, eps_range=None):
+    """Whether the fused kernels apply (0 < eps <= 1).  ``eps_range`` (lo, hi): bounds the caller
+    guarantees for a tensor eps; inside (0, 1] they decide without reading eps (no host sync)."""
     if n_iter is not None or not _compile.use_compiled(z):
         return False
     if isinstance(eps, float):
         return 0.0 < eps <= 1.0
     if eps.dtype != z.dtype:
         return False
+    if eps_range is not None and 0.0 < eps_range[0] and eps_range[1] <= 1.0:
+        return True
     with torch.no_grad():
         return bool(((eps > 0) & (eps <= 1)).all())
 
@@ -275,11 +279,11 @@ class EntmaxBisectFunction(torch.autograd.Function):
     Correia et al. 2019, Prop. 1); ``alpha`` a float or a tensor (..., 1)."""
 
     @staticmethod
-    def forward(ctx, x, alpha, n_iter):
+    def forward(ctx, x, alpha, n_iter, eps_range=None):
         eps = alpha - 1
-        # eligibility for the fused kernels (a host sync for a tensor alpha), decided once
-        # for the forward and the backward (same x and alpha)
-        ctx.compiled_ok = _compiled_ok(x, eps, None)
+        # eligibility for the fused kernels (a host sync for a tensor alpha without a
+        # guaranteed range), decided once for the forward and the backward (same x and alpha)
+        ctx.compiled_ok = _compiled_ok(x, eps, None, eps_range)
         p, m, t = entmax_alpha_lastdim(x, eps, n_iter, return_state=True, compiled_ok=ctx.compiled_ok)
         ctx.alpha_float = None if isinstance(alpha, torch.Tensor) else alpha
         tensors = (x, p, m, t) + ((alpha,) if ctx.alpha_float is None else ())
@@ -307,7 +311,7 @@ class EntmaxBisectFunction(torch.autograd.Function):
                 dx = dx.reshape(x.shape)
                 if need_alpha:
                     da = da.reshape(m.shape).sum_to_size(alpha.shape)
-                return dx, da, None
+                return dx, da, None, None
         pos = p > 0
         logp = torch.log(torch.where(pos, p, 1.0))
         s = torch.where(pos, torch.exp((1 - eps) * logp), 0.0)
@@ -316,18 +320,18 @@ class EntmaxBisectFunction(torch.autograd.Function):
         if need_alpha:
             da = alpha_grad(p, s, logp, eps, g)
             da = da.sum_to_size(alpha.shape)
-        return dx, da, None
+        return dx, da, None, None
 
 
 _ALPHA_BWD: dict = {}
 
 
-def _bisect_kernel(x, alpha, n_iter):
-    return EntmaxBisectFunction.apply(x, alpha, n_iter)
+def _bisect_kernel(x, alpha, n_iter, eps_range):
+    return EntmaxBisectFunction.apply(x, alpha, n_iter, eps_range)
 
 
 def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return_n_iter: bool = False,
-                  return_support_size: bool = False):
+                  return_support_size: bool = False, *, alpha_range=None):
     """alpha-entmax along ``dim`` for any alpha > 0: p = [(alpha-1) z - tau]_+^{1/(alpha-1)}
     (Peters et al. 2019, alpha-entmax closed form; gradient Prop. 1).  For 0 < alpha < 1
     the map is dense, p = ((alpha-1) z - tau)^{1/(alpha-1)} with tau < (alpha-1) max(z)
@@ -342,20 +346,30 @@ def entmax_bisect(x: torch.Tensor, alpha=1.5, dim: int = -1, n_iter=None, return
     flags the result is ``(p, n_iter, k)``.
     alpha = 1 gives softmax exactly (the limit), not a uniform distribution.
     alpha <= 0, NaN or inf raise ``ValueError`` naming ``alpha``.
+    ``alpha_range``: (lo, hi) with 0 < lo < hi < inf that a tensor ``alpha`` is guaranteed to lie in
+    (``Entmax``'s learned alpha is clamped to it).  Its values are then not checked, and the choice of
+    kernel follows from the range: no host sync per call on a GPU for either.
     Rows that are entirely ``-inf`` map to zeros; NaN in a row gives a NaN row.
     """
     global last_n_iter
     check_input(x)
     n_iter = check_n_iter(n_iter)
     d = canonical_dim(x, dim) if x.ndim else 0
-    alpha = check_alpha(alpha, x, d) if x.ndim else check_alpha(alpha, x.reshape(1), 0)
+    trusted = alpha_range is not None and isinstance(alpha, torch.Tensor)
+    if trusted:
+        lo, hi = (float(v) for v in alpha_range)
+        if not 0 < lo <= hi < float("inf"):
+            raise ValueError(f"alpha_range: expected 0 < lo <= hi < inf, got {alpha_range!r}")
+    alpha = (check_alpha(alpha, x, d, trusted=trusted) if x.ndim
+             else check_alpha(alpha, x.reshape(1), 0, trusted=trusted))
+    eps_range = (lo - 1.0, hi - 1.0) if trusted else None
     last_n_iter = 0
     if isinstance(alpha, float) and alpha == 1.0:
         from .softmax import softmax
 
         out = softmax(x, dim)
     else:
-        out = apply_lastdim(_bisect_kernel, x, dim, n_iter, alpha=alpha)
+        out = apply_lastdim(_bisect_kernel, x, dim, n_iter, eps_range, alpha=alpha)
     res = (out,)
     if return_n_iter:
         res += (last_n_iter,)

@@ -108,7 +108,9 @@ class Entmax(nn.Module):
                 raise ValueError("dim: cannot normalise over the head dim with per-head alpha")
             shape = [1] * x.ndim
             shape[1] = self.num_heads
-        return entmax_bisect(x, alpha.reshape(shape), self.dim, n_iter=self.n_iter)
+        # alpha lies in [alpha_min, alpha_max] by construction: no value check (a host sync per call)
+        return entmax_bisect(x, alpha.reshape(shape), self.dim, n_iter=self.n_iter,
+                             alpha_range=(self.alpha_min, self.alpha_max))
 
     def extra_repr(self) -> str:
         if self.learnable:

@@ -11,7 +11,9 @@ def _softmax_lastdim(x: torch.Tensor) -> torch.Tensor:
     # torch gives NaN for a fully masked row (exp(-inf - -inf)); we give zeros,
     # with zero gradient.  amax keeps NaN rows NaN (our NaN policy).
     masked = x.amax(-1, keepdim=True) == float("-inf")
-    if not torch.compiler.is_compiling() and not bool(masked.any()):
+    # On the CPU reading masked.any() is free and saves two passes in the common case; on a GPU it
+    # would be a host sync per call, so the masked path (same values) always runs there.
+    if x.device.type == "cpu" and not torch.compiler.is_compiling() and not bool(masked.any()):
         return torch.softmax(x, dim=-1)  # common case: no extra passes
     # Feed the masked rows zeros so neither forward nor backward sees NaN.
     p = torch.softmax(torch.where(masked, 0.0, x), dim=-1)

@@ -18,6 +18,7 @@ out-of-vocabulary rates and the vectors used.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import time
@@ -28,6 +29,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.data import glove, snli
 from sparselab.data.root import data_root
+from sparselab.data.sharding import ShardedBatchSampler
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 from sparselab.models.nli import NLIClassifier
@@ -117,10 +119,17 @@ def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> 
 
 
 def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
+    """The training loader (shuffle) shards its batches by rank under DDP (data/sharding.py); with one
+    process its batches are those of ``DataLoader(shuffle=True, generator=gen)``."""
     ds = snli.PairDataset(pairs, vocab)
-    gen = torch.Generator().manual_seed(int(seed)) if shuffle else None
-    return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), shuffle=shuffle, generator=gen,
-                                       collate_fn=lambda items: snli.collate(items, vocab.pad_id), num_workers=0)
+    collate = functools.partial(snli.collate, pad_id=vocab.pad_id)  # picklable, for DataLoader workers
+    if not shuffle:
+        return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), collate_fn=collate, num_workers=0)
+    gen = torch.Generator().manual_seed(int(seed))
+    batches = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(ds, generator=gen), int(batch_size),
+                                            drop_last=False)
+    return torch.utils.data.DataLoader(ds, batch_sampler=ShardedBatchSampler(batches), generator=gen,
+                                       collate_fn=collate, num_workers=0)
 
 
 # ------------------------------------------------------------------ evaluation

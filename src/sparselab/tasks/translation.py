@@ -99,7 +99,15 @@ class TranslationModule(Seq2SeqModule):
         super().__init__(*args, **kwargs)
         self.train_tgt_tokens = 0
         self.speed_tokens = 0
-        self.speed_time = 0.0
+        self._batch_tokens = 0
+
+    @property
+    def speed_time(self) -> float:
+        """Seconds in the training steps after the warm-up (device time on CUDA, training/timing.py)."""
+        return self.timer.total("speed")
+
+    def timed_keys(self) -> tuple[str, ...]:
+        return ("train", "speed") if self.global_step > self.speed_warmup_steps else ("train",)
 
     def tokens_per_s(self) -> float:
         """Target tokens per second of training steps after the warm-up (all steps if there were no more)."""
@@ -123,14 +131,18 @@ class TranslationModule(Seq2SeqModule):
         self.val_tokens.update((batch["tgt_out"] != self.pad_id).sum())
         self.val_metric.update(logits.argmax(-1), batch["tgt_out"])
 
+    def on_before_batch_transfer(self, batch, dataloader_idx):
+        # the step's target tokens, counted on the host copy of the batch: no device sync per step
+        if self._trainer is not None and self.trainer.training:
+            self._batch_tokens = int((batch["tgt_out"] != self.pad_id).sum())
+        return batch
+
     def on_train_batch_end(self, outputs, batch, batch_idx):
-        dt = time.perf_counter() - self._t if self._t is not None else 0.0
         super().on_train_batch_end(outputs, batch, batch_idx)
-        n = int((batch["tgt_out"] != self.pad_id).sum())
+        n = self._batch_tokens
         self.train_tgt_tokens += n
         if self.global_step > self.speed_warmup_steps:
             self.speed_tokens += n
-            self.speed_time += dt
 
 
 # ------------------------------------------------------------------ data

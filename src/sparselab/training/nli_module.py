@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 
 import lightning as L
@@ -20,6 +19,8 @@ import torch
 import torch.nn.functional as F
 from torchmetrics import MeanMetric
 from torchmetrics.classification import MulticlassAccuracy
+
+from sparselab.training.timing import StepTimer
 
 log = logging.getLogger("sparselab")
 METRIC = "val_acc"
@@ -34,9 +35,8 @@ class NLIModule(L.LightningModule):
         self.history: list[dict] = []
         self.best_score: float | None = None
         self.best_epoch = -1
-        self.train_time = 0.0
         self.train_samples = 0
-        self._t = None
+        self.timer = StepTimer()
 
     def forward(self, batch):
         return self.model(batch["premise"], batch["premise_len"], batch["hypothesis"], batch["hypothesis_len"])
@@ -46,8 +46,13 @@ class NLIModule(L.LightningModule):
         return torch.optim.Adam(params, lr=self.lr, weight_decay=self.l2)
 
     # ---- training (timed: samples/s of the training steps only)
+    @property
+    def train_time(self) -> float:
+        """Seconds spent in training steps (on CUDA the device's time, training/timing.py)."""
+        return self.timer.total("train")
+
     def on_train_batch_start(self, batch, batch_idx):
-        self._t = time.perf_counter()
+        self.timer.start(self.device)
 
     def training_step(self, batch, batch_idx):
         logits, _ = self(batch)
@@ -57,8 +62,7 @@ class NLIModule(L.LightningModule):
 
     def on_train_batch_end(self, outputs, batch, batch_idx):
         n = int(batch["label"].size(0))
-        if self._t is not None:
-            self.train_time += time.perf_counter() - self._t
+        self.timer.stop("train")
         self.train_samples += n
         if self.ctx is not None:
             self.ctx.samples_seen += n

@@ -19,7 +19,6 @@ better when higher unless :attr:`metric_mode` is ``"min"``) and its decode (:met
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 
 import lightning as L
@@ -27,6 +26,7 @@ import torch
 from torchmetrics import Metric, SumMetric
 
 from sparselab import mappings
+from sparselab.training.timing import StepTimer
 
 log = logging.getLogger("sparselab")
 
@@ -81,9 +81,8 @@ class Seq2SeqModule(L.LightningModule):
         self.history: list[dict] = []
         self.best_score: float | None = None
         self.best_epoch = -1
-        self.train_time = 0.0
         self.train_samples = 0
-        self._t = None
+        self.timer = StepTimer()
 
     # ---- what a task adds
     def make_metric(self) -> Metric:
@@ -118,8 +117,17 @@ class Seq2SeqModule(L.LightningModule):
                                 reduction=reduction, ignore_index=self.pad_id)
 
     # ---- training (timed: samples/s of the training steps only)
+    @property
+    def train_time(self) -> float:
+        """Seconds spent in training steps (on CUDA the device's time, training/timing.py)."""
+        return self.timer.total("train")
+
+    def timed_keys(self) -> tuple[str, ...]:
+        """The totals of :attr:`timer` the current step's time is added to."""
+        return ("train",)
+
     def on_train_batch_start(self, batch, batch_idx):
-        self._t = time.perf_counter()
+        self.timer.start(self.device)
 
     def training_step(self, batch, batch_idx):
         loss = self.loss(batch)
@@ -128,8 +136,7 @@ class Seq2SeqModule(L.LightningModule):
 
     def on_train_batch_end(self, outputs, batch, batch_idx):
         n = int(batch["src"].size(0))
-        if self._t is not None:
-            self.train_time += time.perf_counter() - self._t
+        self.timer.stop(*self.timed_keys())
         self.train_samples += n
         if self.ctx is not None:
             self.ctx.samples_seen += n
