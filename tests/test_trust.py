@@ -316,3 +316,27 @@ def test_item3_a_finished_job_in_an_old_style_folder_is_not_run_again(tmp_path, 
                        "config_hash": "an-older-hash", "metrics": {"acc": 1.0}})
     rec = ex.execute(cfg, tmp_path / "cpu" / "exp" / jid)
     assert calls == [] and rec["metrics"] == {"acc": 1.0} and rec["run_dir"] == str(old)
+
+
+def test_item5_a_ddp_child_rank_does_not_take_the_lock_or_write_a_record(tmp_path, monkeypatch):
+    """Lightning starts DDP ranks > 0 by re-running the command line into the same folder: they must train inside
+    rank 0's locked job, not skip it (rank 0 would wait for them forever), and write no record."""
+    from filelock import FileLock
+
+    from sparselab.engine import execute as ex
+
+    calls = []
+    monkeypatch.setattr(ex, "task_function", lambda name: lambda cfg, ctx: calls.append(1) or {"metrics": {}})
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    cfg = OmegaConf.create({"threads": 1, "seed": 0, "task": {"name": "fake"}, "data": {"root": str(tmp_path)},
+                            "paths": {"runs": str(tmp_path)}, "engine": {"resume": True},
+                            "logger": {"backend": "none", "mode": "disabled"}})
+    run_dir = tmp_path / "job"
+    run_dir.mkdir()
+    held = FileLock(str(run_dir / ".lock"))
+    held.acquire()  # rank 0 holds it
+    try:
+        ex.execute(cfg, run_dir)
+    finally:
+        held.release()
+    assert calls == [1] and record.read(run_dir) is None

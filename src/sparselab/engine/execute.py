@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import re
 import sys
 import time
@@ -81,6 +82,17 @@ def _is_job_folder(path: Path) -> bool:
     return re.fullmatch(r"[0-9a-f]{16}", path.name) is not None
 
 
+def _rank() -> int:
+    """0 for the first process of a distributed job (or a job that is not distributed), > 0 for the others: read
+    from what the launchers set (torchrun/Lightning: RANK, or LOCAL_RANK and NODE_RANK; SLURM: SLURM_PROCID)."""
+    env = os.environ
+    if env.get("RANK", "").isdigit():
+        return int(env["RANK"])
+    if env.get("SLURM_PROCID", "").isdigit() and int(env.get("SLURM_NTASKS", "1") or 1) > 1:
+        return int(env["SLURM_PROCID"])
+    return int(env.get("LOCAL_RANK", "0") or 0) + int(env.get("NODE_RANK", "0") or 0)
+
+
 def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
     """A finished record of this job in a sibling folder named the old way (by the command line's overrides,
     before run folders were named by the job's identity): the job is not run again."""
@@ -124,6 +136,15 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
                               f"{why}; delete that run folder to run the job again on the data there now")
         log.info("skip %s: finished (job %s)", previous.get("run_dir", run_dir), chash)
         return previous
+
+    if _rank() > 0:
+        # A DDP child rank (Lightning re-runs the command line with the rank in the environment): it trains its
+        # shard inside the job rank 0 holds the lock of and writes no record.
+        with threadpool_limits(limits=threads):
+            import lightning as L
+
+            L.seed_everything(int(cfg.seed), workers=True, verbose=False)
+            return task_function(cfg.task.name)(cfg, _context(cfg, run_dir, None, False)) or {}
 
     lock = FileLock(str(Path(run_dir) / ".lock"))
     try:
