@@ -27,6 +27,7 @@ from .correia2019_runs import (LABELS, NOT_CONFIGURED, PAIRS, PAPER, TABLE1_VARI
                                pair_status, seed_of, variant_of)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
+from .numbers import pick
 from .peters2019_mt import settings_rows
 from .records import relative_run, runs_root, scrub
 from .reference import reference
@@ -360,8 +361,6 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Per run (direction, attention, seed): the metrics the tables read (timings left out)."""
-    from .numbers import pick
-
     names = ("bleu", "bleu_tok", "val_acc_best", "output_alpha", "density_enc_self", "density_dec_self",
              "density_context")
     out = {}
