@@ -63,8 +63,8 @@ reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transforme
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu)
 
-data-check: setup ## verify local datasets against recorded checksums
-	$(PY) -m sparselab.data check
+data-check: setup ## verify the datasets a profile reads against their checksums: make data-check PROFILE=smoke|cpu|paper (default cpu)
+	$(PY) -m sparselab.data check --profile $(or $(PROFILE),cpu)
 
 clean: ## remove run directories and caches (keeps .venv and reports/)
 	rm -rf runs multirun outputs wandb .pytest_cache
