@@ -51,7 +51,7 @@ bench-transformer-speed: setup ## Correia 2019: Transformer training speed, soft
 reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))
 
-reproduce-peters2019: setup ## Peters et al. 2019 inflection: make reproduce-peters2019 PROFILE=smoke|cpu|paper
+reproduce-peters2019: setup ## Peters et al. 2019 inflection (Table 1) and translation (Tables 2-3, Figure 4): make reproduce-peters2019 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
 
 # the speed benchmark runs first, on a machine not yet busy with training, so the report's index lists speed.md
