@@ -29,7 +29,7 @@ def register(monkeypatch, name: str, files: dict[str, bytes]) -> None:
 
 @pytest.fixture()
 def toys(monkeypatch, tmp_path):
-    """need_me (read by the toy profile, on disk), skip_me and bad_extra (not read by it; bad_extra on disk, corrupt)."""
+    """need_me (read by the toy profile, on disk); skip_me and bad_extra (not read by it; bad_extra: a bad file)."""
     for name in ("need_me", "skip_me", "bad_extra"):
         register(monkeypatch, name, {"a.txt": b"alpha\n"})
     (tmp_path / "need_me").mkdir()
@@ -97,7 +97,8 @@ def test_data_check_passes_on_the_offline_setup(profile, capsys):
 @pytest.mark.parametrize("profile, want", [(None, "--profile cpu"), ("smoke", "--profile smoke"),
                                            ("paper", "--profile paper")])
 def test_make_data_check_passes_the_profile(profile, want):
-    args = ["make", "-n", "-f", str(PROJECT_ROOT / "Makefile"), "data-check"] + ([f"PROFILE={profile}"] if profile else [])
+    args = ["make", "-n", "-f", str(PROJECT_ROOT / "Makefile"), "data-check"]
+    args += [f"PROFILE={profile}"] if profile else []
     out = subprocess.run(args, cwd=PROJECT_ROOT, capture_output=True, text=True, check=True).stdout
     (line,) = [x for x in out.splitlines() if "sparselab.data check" in x]
     assert line.endswith(want)
