@@ -51,7 +51,7 @@ bench-transformer-speed: setup ## Correia 2019: Transformer training speed, soft
 reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))
 
-reproduce-peters2019: setup ## Peters et al. 2019 inflection: make reproduce-peters2019 PROFILE=smoke|cpu|paper
+reproduce-peters2019: setup ## Peters et al. 2019 inflection (Table 1) and translation (Tables 2-3, Figure 4): make reproduce-peters2019 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
 
 # the speed benchmark runs first, on a machine not yet busy with training, so the report's index lists speed.md
@@ -63,8 +63,8 @@ reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transforme
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu)
 
-data-check: setup ## verify local datasets against recorded checksums
-	$(PY) -m sparselab.data check
+data-check: setup ## verify the datasets a profile reads against their checksums: make data-check PROFILE=smoke|cpu|paper (default cpu)
+	$(PY) -m sparselab.data check --profile $(or $(PROFILE),cpu)
 
 clean: ## remove run directories and caches (keeps .venv and reports/)
 	rm -rf runs multirun outputs wandb .pytest_cache

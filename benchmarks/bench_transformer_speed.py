@@ -39,8 +39,14 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import torch
-from omegaconf import OmegaConf
+# Kineto, torch.profiler's C++ backend, prints "USDT:<time> ... SyncActivityProfilerHandler.cpp:52] profiler_start"
+# (and profiler_stop) to stderr around every profile at every KINETO_LOG_LEVEL up to 5 (tried: -1, 3, 4, 5);
+# 6 drops them. It hides Kineto's own error lines too; the breakdown's numbers come back through Python either
+# way. Read when the profiler first starts, so set here, before torch is imported.
+os.environ.setdefault("KINETO_LOG_LEVEL", "6")
+
+import torch  # noqa: E402
+from omegaconf import OmegaConf  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from training_speed import compose, device_description, speeds, time_rounds, zipf_weights  # noqa: E402

@@ -21,7 +21,7 @@ def _load(monkeypatch):
 
 
 @pytest.mark.slow   # ~40 s on 2 busy cores: torch.compile of the sparse kernels
-def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device):
+def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device, capfd):
     bench = _load(monkeypatch)
     out = tmp_path / "speed.md"
     assert bench.main(["--profile", "smoke", "--quick", "--threads", "1", "--device", str(device),
@@ -40,3 +40,5 @@ def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypat
     fwd = re.search(r"^\| normalizer forward \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
     bwd = re.search(r"^\| normalizer backward \(incl\. α-gradient\) \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
     assert fwd and bwd and float(fwd.group(1)) > 0 and float(bwd.group(1)) > 0
+    # torch.profiler ran (the breakdown above) without Kineto's "USDT: ... profiler_start/stop" lines (issue 18)
+    assert "USDT" not in capfd.readouterr().err

@@ -106,6 +106,16 @@ def test_bases_are_not_experiments():
     assert msg and msg.startswith("error: unknown experiment 'peters2019/_table1'")
 
 
+def test_help_lists_no_base_as_an_experiment():
+    """`python -m sparselab.run --help` (Hydra's group listing) names only experiments one can run (issue 18)."""
+    proc = run_cli("--help")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    groups = [line for line in proc.stdout.splitlines() if line.startswith("experiment/")]
+    assert len(groups) == 3 and "experiment/peters2019: baseline_high" in proc.stdout
+    options = [o.strip() for line in groups for o in line.split(":", 1)[1].split(",")]
+    assert options and not [o for o in options if o.startswith("_")], options
+
+
 def test_peters_settings_share_their_base():
     """table1_high/medium (and ensemble_high/medium) differ only in their setting-specific keys."""
     def job(exp):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from index_links import broken_links
+
 PROJECT = Path(__file__).resolve().parents[1]
 
 
@@ -69,6 +71,7 @@ def test_smoke_pipeline(tmp_path):
     index = (out / "index.html").read_text()
     assert "<img src='figure2_alpha_trajectories.png'" in index and str(tmp_path) not in index
     assert "href='speed.md'" in index and "ratio to softmax" in index
+    assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
     # deterministic given the records: re-writing the reports changes nothing in the .md files
     before = {p.name: p.read_text() for p in out.glob("*.md")}
     proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(out),

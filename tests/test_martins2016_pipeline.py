@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from index_links import broken_links
+
 PROJECT = Path(__file__).resolve().parents[1]
 SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
@@ -60,6 +62,7 @@ def test_smoke_pipeline_writes_every_report(tmp_path):
     assert index.count("<table>") >= 5 and "<img src='figure3_label_proportions.png'" in index
     assert "<img src='table4_heatmaps.png'" in index and "Table 3 (SNLI attention)" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
+    assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
     # same numbers as before the refactor, to what each computation guarantees across machines
     from sparselab.reports import martins2016, numbers
     want = json.loads(SMOKE_METRICS.read_text())["martins2016"]

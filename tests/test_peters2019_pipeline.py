@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from index_links import broken_links
+
 PROJECT = Path(__file__).resolve().parents[1]
 SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
@@ -54,6 +56,7 @@ def test_smoke_pipeline(tmp_path):
     index = (out / "index.html").read_text()
     assert index.count("<table>") >= 3 and "<img src='accuracy_by_alpha.png'" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
+    assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
     # same numbers as before the refactor (abs tol 1e-6; timings are not compared)
     from sparselab.reports import numbers, peters2019
     want = json.loads(SMOKE_METRICS.read_text())["peters2019"]

@@ -14,6 +14,8 @@ from sparselab.reports.records import data_relative, load, relative_run, scrub
 from sparselab.reports.reference import reference, table_cell
 from sparselab.reports.tables import MISSING, NOT_RUN, best_keys, delta, fmt, md_table, pct, seed_mean
 
+from index_links import broken_links, links
+
 PROJECT = Path(__file__).resolve().parents[1]
 
 
@@ -121,7 +123,9 @@ def test_index_renders_tables_figures_and_provenance(tmp_path):
     assert "<td>&lt;2&gt;</td>" in html                                       # CSV rendered as an escaped table
     assert "profile <strong>smoke</strong>; <code>code</code>" in html and "**" not in html
     assert "<h3>T</h3>" in html                                                # report headings sit below sections
-    assert "not written by this run" in html
+    # a file that is not there gets no link and no section, only its name under "not in this folder"
+    assert "href='absent.md'" not in html and "Not in this folder" in html and "Absent (absent.md)" in html
+    assert broken_links(out / "index.html") == [] and {"t.md", "f.png", "p.csv"} <= set(links(out / "index.html"))
     for expected in ("abc123", "def456-dirty", "2026-01-01T10:00:00+0000", "2026-01-03T10:00:00+0000", "h0", "h2",
                      "smoke/paper/exp/seed=1", "Title &amp; co"):
         assert expected in html, expected

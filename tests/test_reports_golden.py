@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from sparselab.reports import martins2016, numbers, peters2019
+from sparselab.reports import martins2016, numbers, peters2019, peters2019_mt
 from sparselab.reports.reference import REFERENCE
+
+from index_links import broken_links
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PROJECT = FIXTURES.parents[1]
@@ -62,6 +64,18 @@ def test_smoke_reports_match_the_pre_refactor_tables(runs, tmp_path, paper, modu
     assert html.count("<table>") >= len([f for f in files if f.endswith(".md")])
     assert html.count("<img ") == len([a for a in module.ARTIFACTS if a[1].endswith(".png")])
     assert str(runs) not in html and str(PROJECT) not in html
+    assert broken_links(tmp_path / "index.html") == []
+
+
+def test_mt_only_index_into_an_empty_folder_links_only_what_is_there(runs, tmp_path):
+    """`--only peters2019/table2_mt --out DIR` leaves the inflection files alone: in a new DIR there are none,
+    so its index must not link table1.md (issue 18, item 11)."""
+    peters2019.write_reports("smoke", tmp_path, {**smoke_options("peters2019"), "only": [peters2019_mt.EXPERIMENT]},
+                             runs)
+    assert not (tmp_path / "table1.md").exists() and (tmp_path / "table2_mt.md").exists()
+    html = (tmp_path / "index.html").read_text()
+    assert broken_links(tmp_path / "index.html") == [] and "href='table2_mt.md'" in html
+    assert "Table 1 (table1.md)" in html               # named as not in this folder, without a link
 
 
 def test_reuters_line_names_the_data_root(runs, tmp_path):
@@ -73,6 +87,6 @@ def test_reuters_line_names_the_data_root(runs, tmp_path):
 
 def test_numbers_of_the_stored_records_are_the_fixture(runs):
     want = json.loads((FIXTURES / "smoke_metrics.json").read_text())
-    got = numbers.snapshot(runs, "smoke")
+    got = {"martins2016": martins2016.numbers(runs, "smoke"), "peters2019": peters2019.numbers(runs, "smoke")}
     for paper in ("peters2019", "martins2016"):
         assert numbers.diff(got[paper], want[paper], abs_tol=0.0) == [], paper

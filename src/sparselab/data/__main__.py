@@ -1,6 +1,7 @@
 """``python -m sparselab.data {list,fetch,check}`` -- see src/sparselab/data/README.md.
 
 Exit codes: 0 OK; 1 fetch failed / some checked dataset is partial or missing; 2 usage error (e.g. unknown name).
+``check`` without names checks what a profile reads (``--profile``, default cpu, as ``make data-check``).
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .check import UnknownDatasetError, check, dataset_names, get_dataset
+from .check import PROFILES, UnknownDatasetError, check, dataset_names, get_dataset
 from .fetch import BASE_URL_ENV, FetchError, fetch
 
 
@@ -56,11 +57,13 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    # named data sets are checked as asked; otherwise those the profile reads (the rest: "not needed")
+    profile = args.profile or (None if args.names else "cpu")
     try:
-        reports = check(args.names or None, root=_root(args.root), quick=args.quick)
+        reports = check(args.names or None, root=_root(args.root), quick=args.quick, profile=profile)
     except UnknownDatasetError as e:
         return _unknown(e)
-    print(f"data root: {_root(args.root)}")
+    print(f"data root: {_root(args.root)}" + (f" (profile {profile})" if profile else ""))
     for r in reports:
         print(r.summary())
     return 0 if all(r.ok for r in reports) else 1
@@ -80,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("names", nargs="*", metavar="name")
     c.add_argument("--root", help="data root (default as for fetch)")
     c.add_argument("--quick", action="store_true", help="existence + size only, no hashing")
+    c.add_argument("--profile", choices=PROFILES, default=None,
+                   help="check what this profile reads; the others are 'not needed' (default without names: cpu)")
     c.set_defaults(func=cmd_check)
     args = p.parse_args(argv)
     return args.func(args)

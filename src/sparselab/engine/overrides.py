@@ -182,7 +182,8 @@ def group_options(conf_dir: Path, group: str) -> list[str]:
     """Every option of a config group, nested ones as `paper/artifact`.
 
     Files whose name starts with ``_`` are shared bases that options include through their
-    defaults list (e.g. ``experiment/peters2019/_table1.yaml``); they are not options themselves.
+    defaults list; they are not options themselves. (The Peters bases live outside every group,
+    ``conf/_peters2019_table1.yaml``, so that Hydra's ``--help`` does not list them either.)
     """
     base = Path(conf_dir) / group
     return sorted(str(p.relative_to(base).with_suffix("")) for p in base.rglob("*.yaml")

@@ -1,39 +1,22 @@
 """The Lightning Trainer every gradient-trained task uses.
 
-In a terminal it shows a progress bar; in batch/CI runs it prints one line every
-``log_every_n_steps`` instead (rich prints only its last frame in a non-tty and
-tqdm floods the log, STACK.md).
+In a terminal it shows a progress bar (:class:`~sparselab.engine.progress.CappedRichProgressBar`); in
+batch/CI runs a log line every ``log_every_n_steps`` steps and at least every 30 s, with rate and ETA
+(:class:`~sparselab.engine.progress.ProgressLog`; rich prints only its last frame in a non-tty and tqdm
+floods the log, STACK.md). Library chatter is silenced (:func:`~sparselab.engine.progress.quiet_library_logs`).
 
 :class:`ValidateOnLastStep` makes the last training step reach validation (and so the
 checkpoint callback's model selection) when it falls between two validation checks.
 """
 from __future__ import annotations
 
-import logging
-import time
-
 import lightning as L
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine.context import RunContext
+from sparselab.engine.progress import CappedRichProgressBar, ProgressLog, quiet_library_logs
 
-log = logging.getLogger("sparselab")
-
-
-class LogLineProgress(L.Callback):
-    """One log line every N training steps, with throughput."""
-
-    def __init__(self, every: int):
-        self.every = max(1, int(every))
-        self._t0 = time.time()
-
-    def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
-        step = trainer.global_step
-        if step % self.every:
-            return
-        metrics = {k: float(v) for k, v in trainer.callback_metrics.items() if v.numel() == 1}
-        shown = " ".join(f"{k}={v:.4g}" for k, v in sorted(metrics.items()))
-        log.info("epoch %d step %d (%.0fs) %s", trainer.current_epoch, step, time.time() - self._t0, shown)
+PROGRESS_INTERVAL_S = 30.0      # a batch log shows a sign of life at least this often
 
 
 class ValidateOnLastStep(L.Callback):
@@ -57,18 +40,23 @@ class ValidateOnLastStep(L.Callback):
             trainer.should_stop = True
 
 
-def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), **overrides) -> L.Trainer:
+def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches: int | None = None,
+                 **overrides) -> L.Trainer:
     """``callbacks`` come first; a ``ModelCheckpoint`` among them turns checkpointing on (a task
-    that passes none keeps its state itself and gets no checkpoint files)."""
+    that passes none keeps its state itself and gets no checkpoint files). ``train_batches`` (the
+    training loader's length) caps ``log_every_n_steps``: Lightning warns when an epoch is shorter
+    than the interval, and its loggers would then log no training step at all."""
     from lightning.pytorch.callbacks import ModelCheckpoint
 
+    quiet_library_logs()
     kwargs = OmegaConf.to_container(tcfg, resolve=True)
-    every = kwargs.get("log_every_n_steps", 50)
+    kwargs.update(overrides)
+    every = int(kwargs.get("log_every_n_steps") or 50)
+    # Lightning's loggers get the clamped interval; our progress lines keep the configured one
+    kwargs["log_every_n_steps"] = min(every, int(train_batches)) if train_batches else every
     cbs = list(callbacks)
     kwargs.setdefault("enable_checkpointing", any(isinstance(c, ModelCheckpoint) for c in cbs))
-    kwargs.update(overrides)
-    if not ctx.progress_bar:
-        cbs.append(LogLineProgress(every))
+    cbs.append(CappedRichProgressBar() if ctx.progress_bar else ProgressLog(every, PROGRESS_INTERVAL_S))
     return L.Trainer(
         **kwargs,
         callbacks=cbs,

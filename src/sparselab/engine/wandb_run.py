@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import logging
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,8 @@ def start(cfg: DictConfig, run_dir: Path, name: str):
     except Exception as err:  # noqa: BLE001 - any failure online must not kill the run
         if lcfg.mode == "offline":
             raise
-        msg = f"W&B {lcfg.mode} init failed ({type(err).__name__}: {err}); logging offline instead"
-        warnings.warn(msg)
-        log.warning(msg)
+        # logged once (a warnings.warn beside it printed the same line a second time)
+        log.warning("W&B %s init failed (%s: %s); logging offline instead", lcfg.mode, type(err).__name__, err)
         return wandb.init(mode="offline", **kwargs)
 
 

@@ -27,6 +27,7 @@ from .correia2019_runs import (LABELS, NOT_CONFIGURED, PAIRS, PAPER, TABLE1_VARI
                                pair_status, seed_of, variant_of)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
+from .numbers import pick
 from .peters2019_mt import settings_rows
 from .records import relative_run, runs_root, scrub
 from .reference import reference
@@ -49,7 +50,7 @@ ARTIFACTS = [
     ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
 ]
-SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py, listed only when present
+SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py; the index links it only when present
 
 
 # ---------------------------------------------------------------- reference
@@ -331,8 +332,8 @@ def write_wandb_outline(out: Path, profile: str) -> Path:
 
 
 def index_items(out: Path) -> list[tuple[str, str, str]]:
-    items = [a for a in ARTIFACTS if a[1] != SPEED or (out / SPEED).exists()]
-    return items + [(f"Attention maps: {p.stem.removeprefix('attention_maps_')}", p.name,
+    # speed.md is the benchmark's (make reproduce-correia2019 runs it first); write_index names it when absent
+    return ARTIFACTS + [(f"Attention maps: {p.stem.removeprefix('attention_maps_')}", p.name,
                      "one example sentence, every head of every layer (exact zeros white)")
                     for p in sorted(out.glob("attention_maps_*.png"))]
 
@@ -360,8 +361,6 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Per run (direction, attention, seed): the metrics the tables read (timings left out)."""
-    from .numbers import pick
-
     names = ("bleu", "bleu_tok", "val_acc_best", "output_alpha", "density_enc_self", "density_dec_self",
              "density_context")
     out = {}

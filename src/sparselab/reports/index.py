@@ -88,8 +88,6 @@ def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
 
 def _artifact_body(path: Path, rel: str, name: str, desc: str) -> str:
     esc = html.escape
-    if not path.exists():
-        return "<p><em>not written by this run of the pipeline</em></p>"
     if rel.endswith(".md"):
         return render_markdown(path.read_text(encoding="utf-8"), shift=2)
     if rel.endswith(".png"):
@@ -159,11 +157,15 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
                 recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None) -> Path:
     """index.html: every report file of a pipeline rendered inline, with the provenance of its runs.
 
-    ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown.
+    ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown. An item whose file is
+    not in ``out_dir`` (a profile or an ``--only`` run that does not write it, a benchmark not run yet) gets no
+    link and no section: it is named once, as text, under "not in this folder".
     """
     runs = runs_root() if runs is None else runs
     out_dir = Path(out_dir)
     esc = html.escape
+    absent = [(name, rel) for name, rel, _ in items if not (out_dir / rel).exists()]
+    items = [item for item in items if (out_dir / item[1]).exists()]
     parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
              f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>"]
     if notes:
@@ -171,7 +173,11 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
     parts.append("<nav><h2>Contents</h2><ul>")
     for i, (name, rel, desc) in enumerate(items):
         parts.append(f"<li><a href='#a{i}'>{esc(name)}</a> — {esc(desc)} (<a href='{esc(rel)}'>{esc(rel)}</a>)</li>")
-    parts.append("<li><a href='#provenance'>Provenance</a> — the runs behind these reports</li></ul></nav>")
+    parts.append("<li><a href='#provenance'>Provenance</a> — the runs behind these reports</li></ul>")
+    if absent:
+        parts.append("<p class='desc'>Not in this folder (not written by this profile or run of the pipeline): "
+                     + "; ".join(f"{esc(name)} ({esc(rel)})" for name, rel in absent) + ".</p>")
+    parts.append("</nav>")
     for i, (name, rel, desc) in enumerate(items):
         parts.append(f"<section id='a{i}'><h2>{esc(name)}</h2>"
                      f"<p class='desc'>{esc(desc)} — <a href='{esc(rel)}'>{esc(rel)}</a></p>")

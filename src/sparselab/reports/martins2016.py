@@ -26,6 +26,7 @@ from . import martins2016_claims as claims
 from . import martins2016_snli as snli
 from .profile_diff import profile_lines
 from .index import write_configs, write_index
+from .numbers import pick
 from .records import data_relative, load
 from .reference import reference
 from .tables import NONE, best_keys, bold, md_table, pct
@@ -495,8 +496,6 @@ def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Table 2 per (dataset, loss): the F1 scores, CV objective and chosen L2 / threshold per split;
     Figure 3 per (K, mixture, L, loss): MSE and JS (mean and std over seeds); Table 3 per (attention, L2,
     seed): dev / test accuracy and attention statistics."""
-    from .numbers import pick
-
     out = {}
     _, by = load_table2(runs, profile)
     for (d, l), r in sorted(by.items()):

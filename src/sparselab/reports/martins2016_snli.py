@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 from . import figures
 from . import martins2016_claims as claims
+from .numbers import pick
 from .profile_diff import profile_lines
 from .records import load
 from .tables import NONE, md_table
@@ -400,7 +401,5 @@ METRICS = ("dev_acc", "test_acc", "attended_words", "premise_words", "learned_al
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Per (variant, L2, seed): dev / test accuracy, attended and premise words, learned α."""
-    from .numbers import pick
-
     _, by = load_table3(runs, profile)
     return {f"table3/{v}/l2={l2:g}/seed={s}": pick(r["metrics"], METRICS) for (v, l2, s), r in sorted(by.items())}

@@ -36,9 +36,3 @@ def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str,
                 out.append(f"{row}: {m} = {g[m]!r}, expected {w[m]!r}")
     return out
 
-
-def snapshot(runs, profile: str) -> dict[str, Numbers]:
-    """Both papers' numbers for one profile."""
-    from . import martins2016, peters2019
-
-    return {"martins2016": martins2016.numbers(runs, profile), "peters2019": peters2019.numbers(runs, profile)}

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from . import figures, peters2019_mt
 from .index import write_configs, write_index
+from .numbers import pick
 from .records import load, runs_root
 from .reference import reference, table_cell
 from .tables import MISSING, NONE, NOT_RUN, delta, md_table, seed_mean
@@ -560,8 +561,6 @@ LANGUAGE_METRICS = ("accuracy", "edit_distance", "n", "exact_share", "single_sha
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Per run (setting, α, attention α, seed; or the ensemble): the metrics Table 1 and the sparsity
     report read, and per language the values of per_language.csv. Timings are left out."""
-    from .numbers import pick
-
     train, ens = collect(runs, profile)
     out = {}
     for kind, src in (("table1", train), ("ensemble", ens)):

@@ -32,6 +32,7 @@ from typing import Any, Mapping, Sequence
 from . import figures, mt_common
 from .index import write_configs
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, run_sets, values  # noqa: F401 (re-exported)
+from .numbers import pick
 from .records import load, runs_root, scrub
 from .reference import reference
 from .tables import MISSING, NONE, NOT_RUN, md_table
@@ -625,8 +626,6 @@ def notes(profile: str, options: Mapping[str, Any], recs) -> str:
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     """Per run (direction, α's, seed): the metrics the MT tables read (timings left out)."""
-    from .numbers import pick
-
     names = ("bleu", "bleu_tok", "exact_share", "single_share", "attn_support", "out_support", "val_acc_best")
     out = {}
     for r in collect(runs, profile):

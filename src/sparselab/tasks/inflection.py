@@ -208,7 +208,8 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
                                cfg.task.get("early_stopping_min_delta", 0.0))
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], **extra_kw)
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], train_batches=len(train_dl),
+                           **extra_kw)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
     fit_time = time.time() - t0

@@ -228,7 +228,7 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     shutil.rmtree(ckpt_dir, ignore_errors=True)   # a killed earlier attempt's files must not be taken as best
     callbacks = NLIModule.callbacks(ckpt_dir, tcfg.get("early_stopping_patience"),
                                     tcfg.get("early_stopping_min_delta", 0.0))
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks, num_sanity_val_steps=0)
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks, train_batches=len(train_dl), num_sanity_val_steps=0)
     t0 = time.time()
     trainer.fit(module, train_dl, dev_dl)
     fit_time = time.time() - t0

@@ -401,7 +401,7 @@ def fit(module, train_dl, val_dl, cfg: DictConfig, ctx: RunContext, extra_callba
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
                                  cfg.task.get("early_stopping_min_delta", 0.0))
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep(), *extra_callbacks],
-                           num_sanity_val_steps=0)
+                           train_batches=len(train_dl), num_sanity_val_steps=0)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
     fit_time = time.time() - t0
