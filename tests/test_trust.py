@@ -340,3 +340,12 @@ def test_item5_a_ddp_child_rank_does_not_take_the_lock_or_write_a_record(tmp_pat
     finally:
         held.release()
     assert calls == [1] and record.read(run_dir) is None
+
+
+def test_item3_trainer_ddp_leaves_the_job_identity_unchanged():
+    """A job started on one device and finished under DDP on a cluster is one job (issue 19 item 4 too)."""
+    base = ["experiment=peters2019/table1_medium", "profile=paper", "mapping.alpha=1.5", "mapping.attn_alpha=1.5"]
+    plain = record.config_hash(compose(base))
+    assert record.config_hash(compose(base + ["trainer=ddp"])) == plain
+    assert record.config_hash(compose(base + ["trainer=ddp", "trainer.devices=4", "trainer.num_nodes=2"])) == plain
+    assert record.config_hash(compose(base + ["trainer.precision=bf16-mixed"])) != plain

@@ -24,7 +24,7 @@ RECORD = "run.json"
 # Precision stays: it changes the numbers.
 NON_SEMANTIC_KEYS = ("paths", "logger", "engine", "threads")
 NON_SEMANTIC_SUBKEYS = (("data", "root"), ("trainer", "accelerator"), ("trainer", "devices"),
-                        ("trainer", "strategy"), ("trainer", "num_nodes"))
+                        ("trainer", "strategy"), ("trainer", "num_nodes"), ("trainer", "use_distributed_sampler"))
 PACKAGES = ("torch", "lightning", "hydra-core", "omegaconf", "wandb", "sacrebleu", "datasets", "scipy", "numpy")
 
 
