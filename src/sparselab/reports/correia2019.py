@@ -6,7 +6,7 @@
              paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``) — ``table1_bleu.md``;
 * Figures 2–6, attention maps, learning curves and the numbers behind them, with a computed statement per claim
              of the paper (:mod:`.correia2019_analysis`) — ``analysis.md`` and the PNGs;
-* §5.3 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
+* §5.2 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
 * training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py`` (listed when present);
   ``table1_bleu.md`` gives the runs' own tokens/s as indicative ratios;
 * the W&B report outline (:mod:`.wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 from . import correia2019_analysis as analysis
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (LABELS, NOT_CONFIGURED, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
+from .correia2019_runs import (LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
                                pair_status, seed_of, variant_of)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
@@ -44,7 +44,7 @@ ARTIFACTS = [
     ("Figure 5 (sorted head density)", "figure5_sorted_density.png", "each layer's head densities, sorted"),
     ("Figure 6 (JS head diversity)", "figure6_js_per_layer.png", "JS head diversity per layer and model"),
     ("Learning curves", "learning_curves.png", "validation token accuracy against training step, every run"),
-    ("Head roles (§5.3)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
+    ("Head roles (§5.2)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
     ("Training speed", "speed.md", "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
     ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
@@ -100,7 +100,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
              f"decoding: beam {c['task']['beam']}, length normalisation {c['task'].get('length_norm', 0.0)}, at most "
              f"{c['task']['max_decode_len']} BPE tokens",
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
-    reasons = {**NOT_CONFIGURED, **(options.get("not_run") or {})}
+    reasons = dict(options.get("not_run") or {})
     lines += [f"{p}: not run — {reasons[p]}" for p in PAIRS if p in reasons and p not in options.get("pairs", [])]
     return lines
 

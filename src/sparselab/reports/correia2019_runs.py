@@ -30,9 +30,6 @@ TABLE1_VARIANTS = ("softmax", "entmax15", "alpha_entmax")
 SPARSE = ("entmax15", "alpha_entmax")
 # the paper's Table 1 columns, in its order (papers.yaml ``table1_bleu.columns`` are "<pair> <corpus>")
 PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
-# a direction whose paper data has no configuration in conf/data/mt.yaml (en-de there is the reverse of the
-# Multi30k / IWSLT17 de-en pair, not WMT14); the plan's ``not_run`` reasons take precedence
-NOT_CONFIGURED = {"en-de": "not configured: WMT14 en-de training data downloader missing"}
 
 Key = tuple[str, str]      # (pair, variant)
 
@@ -93,10 +90,10 @@ def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
 
 def pair_status(options: Mapping[str, Any], pair: str) -> str | None:
     """None when the profile runs ``pair``; else the text of its cells (the plan's reason up to its first
-    parenthesis, the header gives it whole; else :data:`NOT_CONFIGURED`; else "not run in this profile")."""
+    parenthesis, the header gives it whole; else "not run in this profile")."""
     if pair in options.get("pairs", []):
         return None
-    reason = (options.get("not_run") or {}).get(pair) or NOT_CONFIGURED.get(pair)
+    reason = (options.get("not_run") or {}).get(pair)
     return reason.split(" (")[0].strip() if reason else NOT_RUN
 
 

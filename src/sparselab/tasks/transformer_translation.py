@@ -13,7 +13,7 @@ One run trains one direction (``data.pair``) with the attention normalizers of `
    every ``task.alpha_every`` steps (:class:`~sparselab.training.alpha_trajectory.AlphaTrajectory`; Figure 2).
 3. **Analyses** of the selected model on the validation set (teacher forcing, :func:`analyze_heads`): head
    density per head (Figures 4–5), JS head diversity per layer (Figure 6), positional, BPE-merging and
-   interrogation heads (§5.3), the learned α's (Figure 3), and the attention maps of a few example sentences.
+   interrogation heads (§5.2), the learned α's (Figure 3), and the attention maps of a few example sentences.
 """
 from __future__ import annotations
 
