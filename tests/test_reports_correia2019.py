@@ -331,7 +331,8 @@ def test_write_reports_writes_every_artefact_deterministically(runs, tmp_path):
         assert name == rep.SPEED or (out / name).stat().st_size > 0, name
     maps = sorted(p.name for p in out.glob("attention_maps_*.png"))
     assert len(maps) == 9 and "attention_maps_alpha_entmax_context.png" in maps
-    assert len((out / "runs.jsonl").read_text().splitlines()) == 5
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 6          # the 5 cells and the left-out run
+    assert len((out / runs_mod.EXTRAS).read_text().splitlines()) == 6
     assert "/somewhere/data" not in (out / "runs.jsonl").read_text()
     assert "test tokenized BLEU by normalizer" in (out / "wandb_report.md").read_text()
     index = (out / "index.html").read_text()
@@ -360,3 +361,42 @@ def test_figures_not_allowed_by_the_records_are_not_left_stale(runs, tmp_path):
     assert "`figure2_alpha_trajectories.png` not drawn: no α-entmax run with an α trajectory" in text
     assert "- not checked: no α-entmax run with a recorded trajectory" in text
     assert "learned output α" not in (out / "table1_bleu.md").read_text().split("## Tokenized BLEU")[1]
+
+
+# ---------------------------------------------------------------- --report-only from the committed files alone
+def test_committed_files_rebuild_every_report_without_run_directories(runs, tmp_path):
+    """A clone holds the report directory but no runs: writing the reports again from ``runs.jsonl`` +
+    ``run_extras.jsonl`` gives the same Markdown, HTML and BLEU files and redraws every figure."""
+    import shutil
+
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    clone = tmp_path / "clone" / "report"
+    shutil.copytree(out, clone)
+    for p in clone.glob("*.png"):
+        p.unlink()                                   # must be redrawn from the committed records
+    recs = rep.write_reports("smoke", clone, OPTIONS, tmp_path / "clone" / "runs", REF)
+    assert len(recs) == 5
+    names = lambda d, pat: sorted(p.name for p in d.glob(pat))  # noqa: E731
+    assert names(clone, "*.png") == names(out, "*.png") and len(names(out, "*.png")) == 6 + 9
+    for pat in ("*.md", "*.jsonl", "*.html", f"{BLEU_DIR}/*"):
+        assert names(clone, pat) == names(out, pat), pat
+        for name in names(out, pat):
+            assert (clone / pat.rsplit("/", 1)[0] / name if "/" in pat else clone / name).read_text() == \
+                (out / pat.rsplit("/", 1)[0] / name if "/" in pat else out / name).read_text(), name
+    # what the committed file holds: every head's α at every recorded step, the head statistics at the end
+    rows = [json.loads(x) for x in (out / runs_mod.EXTRAS).read_text().splitlines()]
+    alpha = next(r for r in rows if r["run"].endswith("mapping=alpha_entmax,seed=0"))
+    assert alpha["extra"]["alpha_trajectory"] == alpha_trajectory()
+    assert alpha["extra"]["learned_alpha"] == LEARNED and "positional" in alpha["extra"]["heads"]
+    assert "host" not in alpha and "pid" not in alpha
+
+
+def test_committed_rows_must_pair_up(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert runs_mod.committed(tmp_path / "nowhere", tmp_path / "runs") == []
+    lines = (out / runs_mod.EXTRAS).read_text().splitlines()
+    (out / runs_mod.EXTRAS).write_text("\n".join(lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="no row for run"):
+        runs_mod.committed(out, tmp_path / "runs")

@@ -23,8 +23,8 @@ from typing import Any, Mapping, Sequence
 from . import correia2019_analysis as analysis
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
-                               pair_status, seed_of, variant_of)
+from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
+                               committed, pair_status, seed_of, split, variant_of, write_extras)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
 from .peters2019_mt import settings_rows
@@ -48,6 +48,9 @@ ARTIFACTS = [
     ("Training speed", "speed.md", "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
     ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    ("Run records", "run_extras.jsonl", "the rest of every run's record (per-head α at every recorded step, head "
+     "statistics at step 0 and at the end, validation curves): with runs.jsonl, `--report-only` rebuilds every "
+     "file here without run directories"),
 ]
 SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py, listed only when present
 
@@ -345,13 +348,22 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     recs, others = collect(runs, profile)
-    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem)
+    live = bool(recs or others)
+    if not live:
+        # a clone without run directories: the records committed beside the report (runs.jsonl + run_extras.jsonl)
+        recs, others = split(committed(out, runs))
+        if recs:
+            print(f"[{PAPER}] no run records of profile {profile} under the runs root: reports rebuilt from the "
+                  f"committed {CONFIGS} and {EXTRAS} ({len(recs)} runs)", flush=True)
+    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
     (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out), runs))
     (out / "analysis.md").write_text(scrub(analysis.write(out, profile, options, recs, ref), runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)
-    write_configs(out, recs, runs)
+    # the left-out runs too: the table names them, and --report-only from these files names them again
+    write_configs(out, [*recs, *others], runs)
+    write_extras(out, [*recs, *others], runs)
     note = "; ".join(reductions(profile, options, recs, ref))
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
                 index_items(out), recs, notes=note, runs=runs)
