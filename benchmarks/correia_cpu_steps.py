@@ -7,7 +7,8 @@
 Builds the model, the optimiser and the token-bucket batches of a real run (``experiment=correia2019/table1_bleu
 profile=cpu data.pair=de-en``, BPE from the shared cache under ``$SPARSELAB_RUNS``), takes ``--warmup`` untimed
 steps (torch.compile of the sparse kernels), then times ``--steps`` steps: median and mean seconds per step, target
-tokens per step, and the load average before and after (the machine is shared)."""
+tokens per step, the CPU seconds of this thread per step (less sensitive than wall time to other jobs on a shared
+machine), the load average before and after, and how far the learned α's moved (the schedule is stepped)."""
 from __future__ import annotations
 
 import argparse
@@ -23,6 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from training_speed import compose  # noqa: E402
 
+from sparselab.analysis.heads import learned_alphas  # noqa: E402
 from sparselab.models.build import build_model, model_config  # noqa: E402
 from sparselab.tasks import translation as mt  # noqa: E402
 from sparselab.tasks.transformer_translation import train_loader  # noqa: E402
@@ -53,7 +55,9 @@ def main(argv=None) -> int:
         model = build_model(model_config(cfg.model, data.src, data.tgt))
         module = TransformerModule(model, float(cfg.mapping.alpha), lr=float(cfg.task.lr),
                                    warmup_steps=int(cfg.task.warmup_steps), alpha_lr=cfg.task.get("alpha_lr"))
-        opt = module.configure_optimizers()["optimizer"]
+        opts = module.configure_optimizers()
+        opt, sched = opts["optimizer"], opts["lr_scheduler"]["scheduler"]
+        alpha0 = learned_alphas(model)
         it = iter(train_loader(data.train_ds, data.src, data.tgt, int(cfg.task.batch_tokens), 0))
         model.train()
         secs, cpu, toks, sents = [], [], [], []
@@ -65,6 +69,7 @@ def main(argv=None) -> int:
             opt.zero_grad()
             loss.backward()
             opt.step()
+            sched.step()
             if i >= args.warmup:
                 secs.append(time.perf_counter() - t)
                 cpu.append(time.thread_time() - c)
@@ -77,6 +82,11 @@ def main(argv=None) -> int:
               f"(mean {statistics.mean(secs):.3f}), median {statistics.median(cpu):.3f} s/step CPU (this thread), tgt tokens/step {statistics.mean(toks):.0f}, "
               f"{len(data.train_ds) / statistics.mean(sents):.0f} steps per epoch; load average {load0:.2f} -> {os.getloadavg()[0]:.2f}",
               flush=True)
+        moved = [abs(b - a) for k, layers in learned_alphas(model).items() for i, hs in layers.items()
+                 for a, b in zip(alpha0[k][i], hs)]
+        if moved:
+            print(f"  learned α after {args.warmup + args.steps} steps: |change| mean {statistics.mean(moved):.4f}, "
+                  f"max {max(moved):.4f} over {len(moved)} heads", flush=True)
     return 0
 
 
