@@ -12,6 +12,7 @@ machine), the load average before and after, and how far the learned α's moved 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import sys
@@ -58,7 +59,8 @@ def main(argv=None) -> int:
         opts = module.configure_optimizers()
         opt, sched = opts["optimizer"], opts["lr_scheduler"]["scheduler"]
         alpha0 = learned_alphas(model)
-        it = iter(train_loader(data.train_ds, data.src, data.tgt, int(cfg.task.batch_tokens), 0))
+        loader = train_loader(data.train_ds, data.src, data.tgt, int(cfg.task.batch_tokens), 0)
+        it = itertools.chain.from_iterable(itertools.repeat(loader))          # epochs back to back
         model.train()
         secs, cpu, toks, sents = [], [], [], []
         load0 = os.getloadavg()[0]
