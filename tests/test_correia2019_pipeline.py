@@ -3,6 +3,7 @@ then every report file), and the numbers of table1_bleu.md against the run recor
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +77,21 @@ def test_smoke_pipeline(tmp_path):
                            "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert before == {p.name: p.read_text() for p in out.glob("*.md")}
+    # a clone: the report directory as committed, no run directories -> the same reports, every figure redrawn
+    clone = tmp_path / "clone" / "report"
+    shutil.copytree(out, clone)
+    for p in clone.glob("*.png"):
+        p.unlink()
+    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(clone),
+                           "--report-only"], cwd=PROJECT, env={**env, "SPARSELAB_RUNS": str(tmp_path / "clone" / "runs")},
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "reports rebuilt from the committed runs.jsonl and run_extras.jsonl (4 runs)" in proc.stdout
+    assert before == {p.name: p.read_text() for p in clone.glob("*.md")}
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
+    # every head's α at step 0 and at the end, and the untrained model's head statistics, in the records
+    alpha = next(r for r in recs if variant_of(r) == "alpha_entmax")
+    assert alpha["extra"]["heads_initial"]["density"] and "## Every head's α, step 0 and end" in before["analysis.md"]
 
 
 def test_make_reproduce_runs_the_speed_benchmark_before_the_pipeline():

@@ -299,7 +299,7 @@ def test_analysis_text_states_each_claim_from_the_records(runs, tmp_path):
     rep.write_reports("smoke", out, OPTIONS, runs, REF)
     text = (out / "analysis.md").read_text()
     assert ("of 18 heads 18 moved, 18 fell first (toward softmax) and 18 of those then rose by τ (sparser), 0 rose "
-            "first; recorded steps 0–20 — **holds**") in text
+            "first; |α − α₀| at the last recorded step 20: mean 0.100, largest 0.100 — **holds**") in text
     # 6 heads per type: BC's bootstrap interval at step 0 is wide, so the shape is not attributable to training
     assert "encoder self-attention: paper bimodal; ours bimodal at the end" in text
     assert text.count("lies within the step-0 bootstrap interval: the shape is the initialisation's") == 3

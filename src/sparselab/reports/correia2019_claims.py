@@ -120,7 +120,9 @@ def trajectory_verdict(history: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         verdict = HOLDS
     else:
         verdict = NOT
-    return {"verdict": verdict, "tau": tau, "heads": n, **count, "steps": steps, "per_head": heads}
+    change = [abs(p[-1] - p[0]) for p in paths.values()]
+    return {"verdict": verdict, "tau": tau, "heads": n, **count, "steps": steps, "per_head": heads,
+            "mean_change": float(np.mean(change)), "max_change": float(np.max(change))}
 
 
 def trajectory_line(seed: int, v: Mapping[str, Any]) -> str:
@@ -128,7 +130,8 @@ def trajectory_line(seed: int, v: Mapping[str, Any]) -> str:
         return f"- seed {seed}: {v['verdict']}"
     return (f"- seed {seed}: τ = {v['tau']:.3f} (half the std of α over heads at step 0, at least {MIN_TAU}); of {v['heads']} heads "
             f"{v['moved']} moved, {v['fell_first']} fell first (toward softmax) and {v['then_rose']} of those then "
-            f"rose by τ (sparser), {v['rose_first']} rose first; recorded steps 0–{v['steps'][-1]} — {v['verdict']}")
+            f"rose by τ (sparser), {v['rose_first']} rose first; |α − α₀| at the last recorded step {v['steps'][-1]}: mean "
+            f"{v['mean_change']:.3f}, largest {v['max_change']:.3f} — {v['verdict']}")
 
 
 def per_head_rows(rec: Mapping[str, Any]) -> list[list[Any]]:
