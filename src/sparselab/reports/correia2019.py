@@ -198,6 +198,20 @@ def convergence_rows(recs) -> list[list[Any]]:
     return rows
 
 
+def val_acc_spread(recs) -> list[str]:
+    """Per direction: how far apart the Table 1 models are in best validation token accuracy (means over seeds)."""
+    g = by_key(recs)
+    out = []
+    for p in PAIRS:
+        acc = {v: mean(values(g[(p, v)], "val_acc_best")) for v in TABLE1_VARIANTS
+               if (p, v) in g and values(g[(p, v)], "val_acc_best")}
+        if len(acc) >= 2:
+            out.append(f"{p}: the Table 1 models lie within {max(acc.values()) - min(acc.values()):.2f} points of "
+                       "best validation token accuracy (" + ", ".join(f"{LABELS[v]} {a:.2f}" for v, a in acc.items())
+                       + ")")
+    return out
+
+
 # ---------------------------------------------------------------- output α and speed
 def output_alpha_rows(recs) -> list[list[Any]]:
     """Per direction with output-α runs: α-entmax with softmax output against α-entmax with a learned output α."""
@@ -303,6 +317,7 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
                  "at the last validation means such a run was still improving).\n\n")
         text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step cap", "best step",
                           "val. token accuracy: first → best (step) → last", "stopped by", "training time (s)"], conv)
+        text += "".join(f"\n{line}\n" for line in val_acc_spread(recs))
         threads = sorted({r.get("threads") for r in recs}, key=str)
         text += (f"\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps "
                  f"of each run (torch threads per job: {threads}). These come from separate runs, not measured side "
