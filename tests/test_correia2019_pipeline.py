@@ -3,6 +3,7 @@ then every report file), and the numbers of table1_bleu.md against the run recor
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,7 +63,8 @@ def test_smoke_pipeline(tmp_path):
         assert detok[label][1] == f"{r['metrics']['bleu']:.2f}", label
         paper = rep.paper_bleu(rep.reference(rep.PAPER), variant_of(r), "de-en")   # None: beyond the paper
         assert tok[label][2] == (NONE if variant_of(r) == "output_alpha" else f"{paper:.2f}"), label
-        assert tok[label][7] == "not configured: WMT14 en-de training data downloader missing"
+        assert tok[label][7] == "not run in this profile"
+    assert "en-de: not run — not run in this profile (WMT14 training data" in text and "downloader" not in text
     assert "Profile: **smoke**" in text and "`multi30k/test2016`" in text and "iwslt17" in text
     # every BLEU file pair is there for the sacrebleu CLI: 4 runs x (test, iwslt17) x (detok, tok) x (hyp, ref)
     assert len(list((out / "bleu_files").iterdir())) == 32
@@ -78,6 +80,21 @@ def test_smoke_pipeline(tmp_path):
                            "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert before == {p.name: p.read_text() for p in out.glob("*.md")}
+    # a clone: the report directory as committed, no run directories -> the same reports, every figure redrawn
+    clone = tmp_path / "clone" / "report"
+    shutil.copytree(out, clone)
+    for p in clone.glob("*.png"):
+        p.unlink()
+    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(clone),
+                           "--report-only"], cwd=PROJECT, env={**env, "SPARSELAB_RUNS": str(tmp_path / "clone" / "runs")},
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "reports rebuilt from the committed runs.jsonl and run_extras.jsonl (4 runs)" in proc.stdout
+    assert before == {p.name: p.read_text() for p in clone.glob("*.md")}
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
+    # every head's α at step 0 and at the end, and the untrained model's head statistics, in the records
+    alpha = next(r for r in recs if variant_of(r) == "alpha_entmax")
+    assert alpha["extra"]["heads_initial"]["density"] and "## Every head's α, step 0 and end" in before["analysis.md"]
 
 
 def test_make_reproduce_runs_the_speed_benchmark_before_the_pipeline():
@@ -90,3 +107,31 @@ def test_make_reproduce_runs_the_speed_benchmark_before_the_pipeline():
     pipeline = [i for i, line in enumerate(lines) if "pipelines/correia2019.py --profile smoke" in line]
     assert bench and pipeline and bench[0] < pipeline[0], proc.stdout
     assert "--out reports/correia2019/smoke/speed.md" in " ".join(lines[bench[0]:bench[0] + 2])
+
+
+def test_paper_plan_runs_the_four_columns_with_the_papers_validation_intervals():
+    """The `paper` plan includes en-de (WMT14, data=mt_wmt14) and each direction validates as the paper: every 5k
+    steps for de-en and ja-en, every 10k for ro-en and en-de; no plan or report says en-de lacks a downloader."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from sparselab.engine import resolvers
+    from sparselab.run import CONF_DIR
+
+    sys.path.insert(0, str(PROJECT))
+    from pipelines import correia2019 as pipe
+
+    paper = pipe.PLANS["paper"]
+    assert paper.options["pairs"] == ["de-en", "ja-en", "ro-en", "en-de"] and not paper.options["not_run"]
+    assert "data.pair=de-en,ja-en,ro-en,en-de" in paper.sweeps[0][1]
+    resolvers.register()
+    want = {"de-en": 5000, "ja-en": 5000, "ro-en": 10000, "en-de": 10000}
+    for pair, every in want.items():
+        with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+            cfg = compose("config", overrides=[f"experiment={pipe.TABLE1}", "profile=paper", f"data.pair={pair}"])
+        c = OmegaConf.to_container(cfg, resolve=True)
+        assert c["trainer"]["val_check_interval"] == every, pair
+    assert c["data"]["pairs"]["en-de"]["train"] == "wmt14/train"
+    for plan in pipe.PLANS.values():
+        assert not any("downloader" in reason for reason in plan.options["not_run"].values())
+    assert not pipe.PLANS["cpu"].options["output_alpha"]

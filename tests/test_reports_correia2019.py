@@ -11,6 +11,7 @@ from sacrebleu.metrics import BLEU
 from sparselab.engine import record
 from sparselab.reports import correia2019 as rep
 from sparselab.reports import correia2019_analysis as ana
+from sparselab.reports import correia2019_claims as claims
 from sparselab.reports import correia2019_heads as heads
 from sparselab.reports import correia2019_runs as runs_mod
 from sparselab.reports.mt_common import BLEU_DIR, mean_std
@@ -76,19 +77,24 @@ def per_layer(f) -> dict:
 
 def head_stats(variant: str) -> dict:
     sparse = variant != "softmax"
+    learned = variant in ("alpha_entmax", "output_alpha")
     js_level = {"softmax": 0.1, "entmax15": 0.3, "alpha_entmax": 0.4, "output_alpha": 0.4}[variant]
+    conf = {"softmax": 0.9, "entmax15": 0.92}.get(variant, 0.95)
     return {
-        "density": {k: per_layer(lambda layer, h: 1.0 if not sparse else 0.3 + 0.2 * h + 0.1 * layer)
+        # α-entmax: head 1 near dense (0.95), head 0 sparse; 1.5-entmax: every head in between
+        "density": {k: per_layer(lambda layer, h: 1.0 if not sparse else 0.95 if learned and h == 1
+                                 else 0.3 + 0.2 * h + 0.1 * layer)
                     for k in ("enc_self", "dec_self", "context")},
         # a middle-layer peak (layer 1 of 0-2) for every model
         "js": {k: {str(layer): js_level + (0.1 if layer == 1 else 0.0) for layer in range(LAYERS)}
                for k in ("enc_self", "dec_self", "context")},
         # encoder layer 0 head 1 is a previous-token head (argmax share 0.95, confidence 0.9)
-        "positional": {k: {str(layer): {"prev": [0.1, 0.9 if (k, layer) == ("enc_self", 0) else 0.2],
+        "positional": {k: {str(layer): {"prev": [0.1, conf if (k, layer) == ("enc_self", 0) else 0.2],
                                         "next": [0.05, 0.1], "next_argmax": [0.1, 0.1],
                                         "prev_argmax": [0.1, 0.95 if (k, layer) == ("enc_self", 0) else 0.2]}
                            for layer in range(LAYERS)} for k in ("enc_self", "dec_self")},
-        "bpe_merging": {k: per_layer(lambda layer, h: 0.5 + 0.1 * layer + 0.01 * h) for k in ("enc_self", "dec_self")},
+        "bpe_merging": {k: per_layer(lambda layer, h: 0.5 + 0.1 * layer + 0.01 * h + (0.1 if sparse else 0.0))
+                        for k in ("enc_self", "dec_self")},
         "bpe_words": {"enc_self": 107, "dec_self": 115},
         "interrogation": {k: per_layer(lambda layer, h: 0.0 if k == "enc_self" else 0.2 * h + 0.1 * layer)
                           for k in ("enc_self", "dec_self")},
@@ -100,11 +106,20 @@ def head_stats(variant: str) -> dict:
     }
 
 
+def initial_stats() -> dict:
+    """The untrained model: every head dense, JS flat and low, no BPE-merging head."""
+    return {"density": {k: per_layer(lambda layer, h: 1.0) for k in ("enc_self", "dec_self", "context")},
+            "js": {k: {str(layer): 0.05 for layer in range(LAYERS)} for k in ("enc_self", "dec_self", "context")},
+            "bpe_merging": {k: per_layer(lambda layer, h: 0.2) for k in ("enc_self", "dec_self")},
+            "bpe_words": {"enc_self": 107, "dec_self": 115}, "interrogation_queries": {"enc_self": 0, "dec_self": 4}}
+
+
 def alpha_trajectory() -> dict:
-    """Mean α first falls (1.5 -> 1.3 at step 10), then rises (1.6 at step 20): the paper's pattern."""
+    """Every head starts apart (1.4–1.6), falls by 0.2 at step 10, then rises to 0.1 above its start at step 20:
+    the paper's pattern, mean 1.5 -> 1.3 -> 1.6."""
     hist = []
     for step, shift in ((0, 0.0), (10, -0.2), (20, 0.1)):
-        hist.append({"step": step, "alpha": {f"{k}/l{layer}": [1.5 + shift, 1.5 + shift]
+        hist.append({"step": step, "alpha": {f"{k}/l{layer}": [1.4 + 0.05 * layer + 0.1 * h + shift for h in range(2)]
                                              for k in ("enc_self", "dec_self", "context") for layer in range(LAYERS)}})
     return {"every_n_steps": 10, "history": hist}
 
@@ -143,7 +158,7 @@ def make_record(run_dir: Path, variant: str, seed: int, n_hyps: int = 3, speed: 
                                                 "metrics": {**escores, "n": 3.0}}},
                      "alpha_trajectory": alpha_trajectory() if learned else {"every_n_steps": 10, "history": []},
                      "learned_alpha": LEARNED if learned else {},
-                     "heads": head_stats(variant)}}
+                     "heads": head_stats(variant), "heads_initial": initial_stats()}}
     record.write(run_dir, rec)
     return rec
 
@@ -223,7 +238,8 @@ def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
     assert tok["softmax"][1:3] == [mean_std(soft), "29.79"] and "±" in tok["softmax"][1]
     assert tok["α-entmax"][1:3] == [f"{recs[('alpha_entmax', 0)]['metrics']['bleu_tok']:.2f}", "29.90"]
     assert tok["softmax"][3] == "not run in this profile" and tok["softmax"][5] == "no training data offline"
-    assert tok["1.5-entmax"][7] == runs_mod.NOT_CONFIGURED["en-de"] and tok["1.5-entmax"][8] == "25.89"
+    assert tok["1.5-entmax"][7] == "not run in this profile" and tok["1.5-entmax"][8] == "25.89"
+    assert "downloader" not in text and "not configured" not in text
     learned = tok[runs_mod.LABELS["output_alpha"]]
     assert learned[1] == f"{recs[('output_alpha', 0)]['metrics']['bleu_tok']:.2f}" and learned[2] == "–"
     detok = {row[0]: row for row in table(text, "## Detokenized SacreBLEU")}
@@ -233,6 +249,9 @@ def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
     assert "/somewhere" not in text and str(tmp_path) not in text
     conv = table(text, "## Convergence of each run")
     assert [r[8] for r in conv].count("early stopping (patience reached)") == 1 and len(conv) == 5
+    # val_acc_best = 40 + n_hyps + seed: softmax (43 + 43) / 2, 1.5-entmax 41, α-entmax 42
+    assert ("de-en: the Table 1 models lie within 2.00 points of best validation token accuracy (softmax 43.00, "
+            "1.5-entmax 41.00, α-entmax 42.00)") in text
     speed = {r[1]: r for r in table(text, "## Training speed in the runs")}
     assert speed["α-entmax"][4:] == ["0.50", "0.75"] and speed["softmax"][4] == "1.00"
 
@@ -278,31 +297,118 @@ def test_bimodality_check():
     assert ana.is_bimodal(ana.alpha_stats(two)) and not ana.is_bimodal(ana.alpha_stats(one))
 
 
-def test_js_claim_layers_and_middle_peak():
-    js = {"softmax": {"enc_self": {"0": 0.1, "1": 0.2, "2": 0.3}},
-          "entmax15": {"enc_self": {"0": 0.2, "1": 0.5, "2": 0.25}},
-          "alpha_entmax": {"enc_self": {"0": 0.05, "1": 0.1, "2": 0.6}}}
-    (line,) = ana.js_claim(js)
-    assert "1.5-entmax > softmax in 2 of 3 layers (0, 1) — **holds in part**" in line
-    assert "α-entmax > softmax in 1 of 3 layers (2)" in line
-    assert "1.5-entmax peaks at layer 1 (a middle layer)" in line and "α-entmax peaks at layer 2 (not a middle" in line
-    assert ana.js_claim({"softmax": js["softmax"]}) == ["- not checked: needs the softmax run and at least one "
-                                                        "sparse run"]
-
-
 def test_analysis_text_states_each_claim_from_the_records(runs, tmp_path):
     out = tmp_path / "report"
     rep.write_reports("smoke", out, OPTIONS, runs, REF)
     text = (out / "analysis.md").read_text()
-    assert "first toward softmax, then sparser — **holds**" in text
-    assert "encoder self-attention: paper bimodal; ours bimodal" in text and "— **agrees**" in text
-    assert "context attention: paper unimodal; ours not bimodal" in text
-    assert "α-entmax > softmax in 3 of 3 layers (0, 1, 2) — **holds**" in text
-    assert "α-entmax peaks at layer 1 (a middle layer)" in text
+    assert ("of 18 heads 18 moved, 18 fell first (toward softmax) and 18 of those then rose by τ (sparser), 0 rose "
+            "first; |α − α₀| at the last recorded step 20: mean 0.100, largest 0.100 — **holds**") in text
+    # 6 heads per type: BC's bootstrap interval at step 0 is wide, so the shape is not attributable to training
+    assert "encoder self-attention: paper bimodal; ours bimodal at the end" in text
+    assert text.count("lies within the step-0 bootstrap interval: the shape is the initialisation's") == 3
+    assert "encoder self-attention, α-entmax: higher than softmax in 3 of 3 layers (0, 1, 2) — **holds**; peaks " \
+           "at layer 1 of 0–2 — **holds**" in text
+    assert "heads with density ≥ 0.9: α-entmax 3 of 6, 1.5-entmax 0 of 6 — **holds**" in text
+    assert "median previous-token confidence: softmax 0.900, 1.5-entmax 0.920, α-entmax 0.950 — **holds**" in text
+    assert "α-entmax 0.810 (step 0: 0.200) — **holds**" in text
+    assert "interrogation heads: **untested** (4 question words in the validation set, fewer than 20)" in text
+    assert "agrees" not in text
+    per_head = table(text, "## Every head's α")
+    assert len(per_head) == 18 and per_head[0] == ["encoder self-attention", "0", "0", "1.400", "1.200 (10)", "1.500",
+                                                   "1.020", "-0.380", "fell, then rose"]
     js = {r[0] + r[1]: r for r in table(text, "## Figure 6")}
     assert js["encoder self-attention1"][2:] == ["0.200", "0.400", "0.500", "0.200", "0.300"]
     dens = {(r[0], r[1]): r for r in table(text, "## Figures 4 and 5")}
     assert dens[("softmax", "context attention")][3] == "1.000"
+
+
+# ---------------------------------------------------------------- the rules, one by one
+def _path(*alphas):
+    return [{"step": 100 * i, "alpha": {"enc_self/l0": list(a)}} for i, a in enumerate(alphas)]
+
+
+def test_trajectory_rule_untested_when_alpha_stays_within_its_initial_spread():
+    # 4 heads start 1.2..1.8 (std 0.22, τ 0.11); the committed cpu run's largest move was 0.08
+    start = [1.2, 1.4, 1.6, 1.8]
+    v = claims.trajectory_verdict(_path(start, [a - 0.05 for a in start], [a - 0.08 for a in start]))
+    assert v["moved"] == 0 and v["verdict"].startswith("**untested** (only 0 of 4 heads left α₀ ± τ")
+    # all fall by 0.2, then two come back up by 0.3: the paper's pattern
+    v = claims.trajectory_verdict(_path(start, [a - 0.2 for a in start], [1.3, 1.5, 1.4, 1.6]))
+    assert (v["moved"], v["fell_first"], v["then_rose"], v["rose_first"]) == (4, 4, 2, 0)
+    assert v["verdict"] == "**holds**"
+    # most rise first: does not hold
+    v = claims.trajectory_verdict(_path(start, [a + 0.2 for a in start[:3]] + [1.6], [1.5, 1.7, 1.9, 1.5]))
+    assert (v["rose_first"], v["fell_first"]) == (3, 1) and v["verdict"] == "**does not hold**"
+    assert claims.trajectory_verdict(_path(start))["verdict"].startswith("**untested** (no α trajectory")
+    assert abs(claims.move_threshold(start) - 0.5 * 0.2236) < 1e-3 and claims.move_threshold([1.5] * 4) == 0.01
+
+
+def _alpha_run(start: list[float], end: list[float]) -> dict:
+    n = len(start)
+    return {"extra": {"alpha_trajectory": {"history": [{"step": 0, "alpha": {"enc_self/l0": start}}]},
+                      "learned_alpha": {"enc_self": {"0": end}}}} if n else {}
+
+
+def test_bimodality_rule_compares_with_step_0():
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    start = list(1.5 + 0.05 * rng.standard_normal(32))            # one clump at step 0
+    two = [1.05 + 0.01 * (i % 3) for i in range(16)] + [1.95 - 0.01 * (i % 3) for i in range(16)]
+    (line,) = claims.bimodality_verdicts([_alpha_run(start, two)])
+    assert "paper bimodal; ours bimodal" in line and line.endswith("**holds**")
+    (line,) = claims.bimodality_verdicts([_alpha_run(start, start)])
+    assert line.endswith("the shape is the initialisation's)")
+    (line,) = claims.bimodality_verdicts([_alpha_run(two, two)])           # bimodal already at step 0
+    assert "**untested**" in line
+    run = _alpha_run(start, two)
+    run["extra"]["learned_alpha"] = {"context": {"0": two}}
+    run["extra"]["alpha_trajectory"]["history"][0]["alpha"] = {"context/l0": start}
+    (line,) = claims.bimodality_verdicts([run])
+    assert "context attention: paper unimodal; ours bimodal" in line and line.endswith("**does not hold**")
+
+
+def _heads_run(js_end, js0=None, density=None, density0=None) -> dict:
+    e = {"heads": {"js": {"enc_self": js_end}}}
+    if js0 is not None:
+        e["heads_initial"] = {"js": {"enc_self": js0}}
+    if density is not None:
+        e["heads"]["density"] = {"enc_self": {"0": density}}
+        e["heads_initial"] = {**e.get("heads_initial", {}), "density": {"enc_self": {"0": density0}}}
+    return {"extra": e}
+
+
+def test_js_rules_higher_and_middle_peak_against_step_0():
+    flat = {"0": 0.1, "1": 0.1, "2": 0.1}
+    peak = {"0": 0.2, "1": 0.5, "2": 0.3}
+    runs = {"softmax": [_heads_run(flat, flat)], "alpha_entmax": [_heads_run(peak, flat)]}
+    (line,) = claims.js_verdicts(runs)
+    assert line == ("- encoder self-attention, α-entmax: higher than softmax in 3 of 3 layers (0, 1, 2) — **holds**; "
+                    "peaks at layer 1 of 0–2 — **holds**")
+    runs["alpha_entmax"] = [_heads_run(peak, peak)]                       # the same profile at step 0
+    (line,) = claims.js_verdicts(runs)
+    assert line.count("**untested**") == 2 and "within 0.01 of its step-0 value" in line
+    runs["alpha_entmax"] = [_heads_run({"0": 0.6, "1": 0.5, "2": 0.05}, flat)]
+    (line,) = claims.js_verdicts(runs)
+    assert "in 2 of 3 layers (0, 1) — **does not hold**; peaks at layer 0 of 0–2 — **does not hold**" in line
+    two = {"softmax": [_heads_run({"0": 0.1, "1": 0.1}, {"0": 0.1, "1": 0.1})],
+           "entmax15": [_heads_run({"0": 0.2, "1": 0.3}, {"0": 0.1, "1": 0.1})]}
+    assert "**untested** (2 layers: no middle layer)" in claims.js_verdicts(two)[0]
+    assert "no JS at step 0" in claims.js_verdicts({"softmax": [_heads_run(flat)],
+                                                    "entmax15": [_heads_run(peak)]})[0]
+
+
+def test_density_rule_against_step_0():
+    dense0 = [1.0] * 8
+    alpha = [0.95, 0.97, 0.2, 0.3, 0.92, 0.25, 0.99, 0.3]
+    fixed = [0.5, 0.55, 0.6, 0.45, 0.5, 0.52, 0.58, 0.48]
+    runs = {"entmax15": [_heads_run({}, {}, fixed, dense0)], "alpha_entmax": [_heads_run({}, {}, alpha, dense0)]}
+    (line,) = claims.density_verdicts(runs)
+    assert "α-entmax 4 of 8, 1.5-entmax 0 of 8 — **holds**" in line
+    runs["alpha_entmax"] = [_heads_run({}, {}, alpha, alpha)]              # spread already at step 0
+    assert "**untested** (α-entmax's spread lies within" in claims.density_verdicts(runs)[0]
+    runs["alpha_entmax"] = [_heads_run({}, {}, [0.5, 0.6] * 4, dense0)]
+    assert claims.density_verdicts(runs)[0].endswith("**does not hold**")
 
 
 # ---------------------------------------------------------------- head roles
@@ -311,9 +417,10 @@ def test_head_roles_against_the_paper(runs):
     text = heads.head_roles_text("smoke", OPTIONS, recs, REF)
     pos = table(text, "## Positional heads")
     prev_enc = [r for r in pos if r[2].startswith("encoder") and r[3] == "previous"]
-    assert [r[4:7] for r in prev_enc] == [["1 of 6", "0.900", m] for m in ("0.935", "0.935", "0.944", "0.959")]
+    assert [r[4:7] for r in prev_enc] == [["1 of 6", c, m] for c, m in (("0.900", "0.935"), ("0.900", "0.935"),
+                                                                          ("0.920", "0.944"), ("0.950", "0.959"))]
     assert prev_enc[0][7] == "l0 h1: argmax share 0.950, mean weight 0.900"
-    assert "- α-entmax: 1 previous-token heads, median confidence 0.900 (paper 0.959)" in text
+    assert "- α-entmax: 1 previous-token heads, median confidence 0.950 (paper 0.959)" in text
     bpe = table(text, "## BPE-merging heads")
     assert bpe[0][3:5] == ["107", "l2 h1 0.710, l2 h0 0.700"]
     ask = table(text, "## Interrogation heads")
@@ -330,7 +437,8 @@ def test_write_reports_writes_every_artefact_deterministically(runs, tmp_path):
         assert name == rep.SPEED or (out / name).stat().st_size > 0, name
     maps = sorted(p.name for p in out.glob("attention_maps_*.png"))
     assert len(maps) == 9 and "attention_maps_alpha_entmax_context.png" in maps
-    assert len((out / "runs.jsonl").read_text().splitlines()) == 5
+    assert len((out / "runs.jsonl").read_text().splitlines()) == 6          # the 5 cells and the left-out run
+    assert len((out / runs_mod.EXTRAS).read_text().splitlines()) == 6
     assert "/somewhere/data" not in (out / "runs.jsonl").read_text()
     assert "test tokenized BLEU by normalizer" in (out / "wandb_report.md").read_text()
     index = (out / "index.html").read_text()
@@ -357,5 +465,44 @@ def test_figures_not_allowed_by_the_records_are_not_left_stale(runs, tmp_path):
     assert not list(out.glob("attention_maps_alpha_entmax_*.png"))
     text = (out / "analysis.md").read_text()
     assert "`figure2_alpha_trajectories.png` not drawn: no α-entmax run with an α trajectory" in text
-    assert "- not checked: no α-entmax run with a recorded trajectory" in text
+    assert "- **untested** (no α-entmax run with a recorded trajectory)" in text
     assert "learned output α" not in (out / "table1_bleu.md").read_text().split("## Tokenized BLEU")[1]
+
+
+# ---------------------------------------------------------------- --report-only from the committed files alone
+def test_committed_files_rebuild_every_report_without_run_directories(runs, tmp_path):
+    """A clone holds the report directory but no runs: writing the reports again from ``runs.jsonl`` +
+    ``run_extras.jsonl`` gives the same Markdown, HTML and BLEU files and redraws every figure."""
+    import shutil
+
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    clone = tmp_path / "clone" / "report"
+    shutil.copytree(out, clone)
+    for p in clone.glob("*.png"):
+        p.unlink()                                   # must be redrawn from the committed records
+    recs = rep.write_reports("smoke", clone, OPTIONS, tmp_path / "clone" / "runs", REF)
+    assert len(recs) == 5
+    names = lambda d, pat: sorted(p.name for p in d.glob(pat))  # noqa: E731
+    assert names(clone, "*.png") == names(out, "*.png") and len(names(out, "*.png")) == 6 + 9
+    for pat in ("*.md", "*.jsonl", "*.html", f"{BLEU_DIR}/*"):
+        assert names(clone, pat) == names(out, pat), pat
+        for name in names(out, pat):
+            assert (clone / pat.rsplit("/", 1)[0] / name if "/" in pat else clone / name).read_text() == \
+                (out / pat.rsplit("/", 1)[0] / name if "/" in pat else out / name).read_text(), name
+    # what the committed file holds: every head's α at every recorded step, the head statistics at the end
+    rows = [json.loads(x) for x in (out / runs_mod.EXTRAS).read_text().splitlines()]
+    alpha = next(r for r in rows if r["run"].endswith("mapping=alpha_entmax,seed=0"))
+    assert alpha["extra"]["alpha_trajectory"] == alpha_trajectory()
+    assert alpha["extra"]["learned_alpha"] == LEARNED and "positional" in alpha["extra"]["heads"]
+    assert "host" not in alpha and "pid" not in alpha
+
+
+def test_committed_rows_must_pair_up(runs, tmp_path):
+    out = tmp_path / "report"
+    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+    assert runs_mod.committed(tmp_path / "nowhere", tmp_path / "runs") == []
+    lines = (out / runs_mod.EXTRAS).read_text().splitlines()
+    (out / runs_mod.EXTRAS).write_text("\n".join(lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="no row for run"):
+        runs_mod.committed(out, tmp_path / "runs")

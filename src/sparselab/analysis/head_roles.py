@@ -1,4 +1,4 @@
-"""Head roles of Correia, Niculae & Martins (2019), *Adaptively Sparse Transformers*, §5.3 ("identifying head
+"""Head roles of Correia, Niculae & Martins (2019), *Adaptively Sparse Transformers*, §5.2 ("identifying head
 specializations"), over self-attention ``attn`` (B, H, L, L) with ``mask`` (B, L) True at real tokens (the
 contract of :mod:`sparselab.analysis.heads`; right padding).
 

@@ -6,7 +6,7 @@
              paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``) — ``table1_bleu.md``;
 * Figures 2–6, attention maps, learning curves and the numbers behind them, with a computed statement per claim
              of the paper (:mod:`.correia2019_analysis`) — ``analysis.md`` and the PNGs;
-* §5.3 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
+* §5.2 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
 * training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py`` (listed when present);
   ``table1_bleu.md`` gives the runs' own tokens/s as indicative ratios;
 * the W&B report outline (:mod:`.wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
@@ -23,8 +23,8 @@ from typing import Any, Mapping, Sequence
 from . import correia2019_analysis as analysis
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (LABELS, NOT_CONFIGURED, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
-                               pair_status, seed_of, variant_of)
+from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
+                               committed, pair_status, seed_of, split, variant_of, write_extras)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
 from .numbers import pick
@@ -45,10 +45,13 @@ ARTIFACTS = [
     ("Figure 5 (sorted head density)", "figure5_sorted_density.png", "each layer's head densities, sorted"),
     ("Figure 6 (JS head diversity)", "figure6_js_per_layer.png", "JS head diversity per layer and model"),
     ("Learning curves", "learning_curves.png", "validation token accuracy against training step, every run"),
-    ("Head roles (§5.3)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
+    ("Head roles (§5.2)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
     ("Training speed", "speed.md", "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
     ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    ("Run records", "run_extras.jsonl", "the rest of every run's record (per-head α at every recorded step, head "
+     "statistics at step 0 and at the end, validation curves): with runs.jsonl, `--report-only` rebuilds every "
+     "file here without run directories"),
 ]
 SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py; the index links it only when present
 
@@ -101,7 +104,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
              f"decoding: beam {c['task']['beam']}, length normalisation {c['task'].get('length_norm', 0.0)}, at most "
              f"{c['task']['max_decode_len']} BPE tokens",
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
-    reasons = {**NOT_CONFIGURED, **(options.get("not_run") or {})}
+    reasons = dict(options.get("not_run") or {})
     lines += [f"{p}: not run — {reasons[p]}" for p in PAIRS if p in reasons and p not in options.get("pairs", [])]
     return lines
 
@@ -194,6 +197,20 @@ def convergence_rows(recs) -> list[list[Any]]:
                      int(m["best_step"]) if m.get("best_step") is not None else NONE,
                      curve_summary(e.get("history", [])), why, m.get("train_time_s")])
     return rows
+
+
+def val_acc_spread(recs) -> list[str]:
+    """Per direction: how far apart the Table 1 models are in best validation token accuracy (means over seeds)."""
+    g = by_key(recs)
+    out = []
+    for p in PAIRS:
+        acc = {v: mean(values(g[(p, v)], "val_acc_best")) for v in TABLE1_VARIANTS
+               if (p, v) in g and values(g[(p, v)], "val_acc_best")}
+        if len(acc) >= 2:
+            out.append(f"{p}: the Table 1 models lie within {max(acc.values()) - min(acc.values()):.2f} points of "
+                       "best validation token accuracy (" + ", ".join(f"{LABELS[v]} {a:.2f}" for v, a in acc.items())
+                       + ")")
+    return out
 
 
 # ---------------------------------------------------------------- output α and speed
@@ -301,6 +318,7 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
                  "at the last validation means such a run was still improving).\n\n")
         text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step cap", "best step",
                           "val. token accuracy: first → best (step) → last", "stopped by", "training time (s)"], conv)
+        text += "".join(f"\n{line}\n" for line in val_acc_spread(recs))
         threads = sorted({r.get("threads") for r in recs}, key=str)
         text += (f"\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps "
                  f"of each run (torch threads per job: {threads}). These come from separate runs, not measured side "
@@ -346,13 +364,22 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     recs, others = collect(runs, profile)
-    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem)
+    live = bool(recs or others)
+    if not live:
+        # a clone without run directories: the records committed beside the report (runs.jsonl + run_extras.jsonl)
+        recs, others = split(committed(out, runs))
+        if recs:
+            print(f"[{PAPER}] no run records of profile {profile} under the runs root: reports rebuilt from the "
+                  f"committed {CONFIGS} and {EXTRAS} ({len(recs)} runs)", flush=True)
+    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
     (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out), runs))
     (out / "analysis.md").write_text(scrub(analysis.write(out, profile, options, recs, ref), runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)
-    write_configs(out, recs, runs)
+    # the left-out runs too: the table names them, and --report-only from these files names them again
+    write_configs(out, [*recs, *others], runs)
+    write_extras(out, [*recs, *others], runs)
     note = "; ".join(reductions(profile, options, recs, ref))
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
                 index_items(out), recs, notes=note, runs=runs)

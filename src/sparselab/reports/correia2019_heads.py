@@ -1,4 +1,4 @@
-"""Head roles of Correia, Niculae & Martins (2019), §5.3, from the run records (``head_roles.md``).
+"""Head roles of Correia, Niculae & Martins (2019), §5.2, from the run records (``head_roles.md``).
 
 The statistics are computed by the task on the validation set (:mod:`sparselab.analysis.head_roles`, stored in
 ``extra.heads``): per self-attention head the mean weight on the previous / next token and the share of queries
@@ -109,7 +109,7 @@ def score_rows(runs: Mapping[str, list[dict]], stat: str, count: str) -> list[li
 # ---------------------------------------------------------------- text
 def head_roles_text(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> str:
     runs = analysed(options, recs)
-    text = (f"# Head roles (§5.3)\n\nCorreia, Niculae & Martins (2019). Profile: **{profile}**. Direction: "
+    text = (f"# Head roles (§5.2)\n\nCorreia, Niculae & Martins (2019). Profile: **{profile}**. Direction: "
             f"**{figure_pair(options, recs) or 'none'}**, validation set, teacher forcing, every run. Layers and "
             "heads count from 0.\n\n")
     text += ("## Positional heads\n\nPer head: the mean weight a query puts on the previous (next) token "

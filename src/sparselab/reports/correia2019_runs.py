@@ -9,14 +9,22 @@ A run of ``correia2019/output_alpha`` (beyond the paper) is α-entmax attention 
 The plan's options (``pipelines/correia2019.py``) say what the profile runs::
 
     {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "output_alpha": bool}
+
+The report directory keeps what the reports read, so that ``--report-only`` rebuilds every table, figure and
+``head_roles.md`` from a clone without run directories: ``runs.jsonl`` (config, hash, metrics) and
+:data:`EXTRAS` (the rest of each record: ``extra`` with the per-head α at every recorded step, the head
+statistics at step 0 and at the end, the validation curve; provenance), joined on the run name
+(:func:`write_extras`, :func:`committed`).
 """
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .mt_common import pair_of
-from .records import load
+from .records import load, relative_run, scrub
 from .tables import NOT_RUN
 
 PAPER = "correia2019"
@@ -30,11 +38,13 @@ TABLE1_VARIANTS = ("softmax", "entmax15", "alpha_entmax")
 SPARSE = ("entmax15", "alpha_entmax")
 # the paper's Table 1 columns, in its order (papers.yaml ``table1_bleu.columns`` are "<pair> <corpus>")
 PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
-# a direction whose paper data has no configuration in conf/data/mt.yaml (en-de there is the reverse of the
-# Multi30k / IWSLT17 de-en pair, not WMT14); the plan's ``not_run`` reasons take precedence
-NOT_CONFIGURED = {"en-de": "not configured: WMT14 en-de training data downloader missing"}
 
 Key = tuple[str, str]      # (pair, variant)
+CONFIGS = "runs.jsonl"               # written by .index.write_configs: run, config_hash, config, metrics, best
+EXTRAS = "run_extras.jsonl"          # the rest of each record (below)
+# record fields kept beside runs.jsonl (no host, pid or traceback)
+KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
+        "finished_at", "wall_time_s", "samples_seen", "extra")
 
 
 def _normalizer_kind(n: Mapping[str, Any] | None) -> str | None:
@@ -76,10 +86,7 @@ def collect(runs, profile: str) -> tuple[list[dict], list[dict]]:
             h = r.get("config_hash") or r["run_dir"]
             if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
                 best[h] = r
-    order = [v for v, _ in VARIANTS]
-    recs = sorted(best.values(), key=lambda r: (pair_of(r), order.index(variant_of(r)) if variant_of(r) else len(order),
-                                               seed_of(r), r["run_dir"]))
-    return [r for r in recs if variant_of(r)], [r for r in recs if not variant_of(r)]
+    return split(list(best.values()))
 
 
 def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
@@ -93,10 +100,10 @@ def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
 
 def pair_status(options: Mapping[str, Any], pair: str) -> str | None:
     """None when the profile runs ``pair``; else the text of its cells (the plan's reason up to its first
-    parenthesis, the header gives it whole; else :data:`NOT_CONFIGURED`; else "not run in this profile")."""
+    parenthesis, the header gives it whole; else "not run in this profile")."""
     if pair in options.get("pairs", []):
         return None
-    reason = (options.get("not_run") or {}).get(pair) or NOT_CONFIGURED.get(pair)
+    reason = (options.get("not_run") or {}).get(pair)
     return reason.split(" (")[0].strip() if reason else NOT_RUN
 
 
@@ -112,3 +119,52 @@ def analysed(options: Mapping[str, Any], recs: Sequence[dict]) -> dict[str, list
     pair = figure_pair(options, recs)
     g = by_key(recs)
     return {v: g[(pair, v)] for v in TABLE1_VARIANTS if (pair, v) in g}
+
+
+# ---------------------------------------------------------------- committed records
+def public_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's ``extra`` as committed: the attention maps of the first example sentence only (the report draws
+    that one), everything else as recorded."""
+    heads = dict(extra.get("heads") or {})
+    if heads.get("examples"):
+        heads["examples"] = heads["examples"][:1]
+    return {**extra, "heads": heads} if heads else dict(extra)
+
+
+def write_extras(out: Path, recs: Sequence[dict], runs) -> Path:
+    """:data:`EXTRAS` beside ``runs.jsonl``: one row per run (the same order), machine paths scrubbed."""
+    rows = []
+    for r in sorted(recs, key=lambda r: r["run_dir"]):
+        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in KEEP if k in r}}
+        row["extra"] = public_extra(r.get("extra") or {})
+        rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
+    path = Path(out) / EXTRAS
+    path.write_text("".join(x + "\n" for x in rows), encoding="utf-8")
+    return path
+
+
+def committed(out: Path, runs) -> list[dict]:
+    """The records committed in ``out`` (``runs.jsonl`` joined with :data:`EXTRAS` on the run name), each with a
+    ``run_dir`` under ``runs`` as a live record has; [] when either file is missing. A run missing from
+    :data:`EXTRAS` is an error (the two files are written together)."""
+    configs, extras = Path(out) / CONFIGS, Path(out) / EXTRAS
+    if not (configs.exists() and extras.exists()):
+        return []
+    more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
+    recs = []
+    for row in map(json.loads, configs.read_text(encoding="utf-8").splitlines()):
+        if row["run"] not in more:
+            raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
+        rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
+        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
+                     "metrics": row.get("metrics"), "best": row.get("best"),
+                     "run_dir": str(Path(runs) / row["run"])})
+    return recs
+
+
+def split(recs: Sequence[dict]) -> tuple[list[dict], list[dict]]:
+    """(Table 1 / output-α cells in report order, the others)."""
+    order = [v for v, _ in VARIANTS]
+    recs = sorted(recs, key=lambda r: (pair_of(r), order.index(variant_of(r)) if variant_of(r) else len(order),
+                                       seed_of(r), r["run_dir"]))
+    return [r for r in recs if variant_of(r)], [r for r in recs if not variant_of(r)]

@@ -95,14 +95,15 @@ def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
     return out
 
 
-def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str]) -> list[list[Any]]:
+def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: bool = True) -> list[list[Any]]:
     """Copy every run's hypothesis and reference files into ``out/bleu_files/`` (emptied first) as
     ``<stem(rec, set)>.<detok|tok>.<hyp|ref>.txt``; one row per (run, set, kind): file stem, BLEU from the
-    record, and the ``sacrebleu`` command that reproduces it."""
+    record, and the ``sacrebleu`` command that reproduces it. ``copy=False``: the records are committed ones
+    without run directories; the rows name the files already in ``out/bleu_files/`` (nothing is removed)."""
     d = Path(out) / BLEU_DIR
-    if d.exists():
+    if copy and d.exists():
         shutil.rmtree(d)
-    d.mkdir(parents=True)
+    d.mkdir(parents=True, exist_ok=True)
     rows = []
     for r in recs:
         tok = "ja-mecab" if r.get("extra", {}).get("tgt_lang") == "ja" else "13a"
@@ -112,12 +113,15 @@ def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str]) -> list[l
                 hyp, refp = files.get(f"{kind}.hyp"), files.get(f"{kind}.ref")
                 if not hyp or not refp:
                     continue
-                src_h, src_r = Path(r["run_dir"]) / hyp, Path(r["run_dir"]) / refp
+                dst_h, dst_r = d / f"{name}.{kind}.hyp.txt", d / f"{name}.{kind}.ref.txt"
+                src_h, src_r = (Path(r["run_dir"]) / hyp, Path(r["run_dir"]) / refp) if copy else (dst_h, dst_r)
                 if not (src_h.exists() and src_r.exists()):
-                    rows.append([f"{name}.{kind}", metrics.get(metric), "files missing in the run directory", ""])
+                    where = "the run directory" if copy else BLEU_DIR
+                    rows.append([f"{name}.{kind}", metrics.get(metric), f"files missing in {where}", ""])
                     continue
-                shutil.copyfile(src_h, d / f"{name}.{kind}.hyp.txt")
-                shutil.copyfile(src_r, d / f"{name}.{kind}.ref.txt")
+                if copy:
+                    shutil.copyfile(src_h, dst_h)
+                    shutil.copyfile(src_r, dst_r)
                 cmd = (f"sacrebleu {BLEU_DIR}/{name}.{kind}.ref.txt -i {BLEU_DIR}/{name}.{kind}.hyp.txt "
                        f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
                 rows.append([f"{name}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])

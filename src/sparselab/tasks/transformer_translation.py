@@ -13,7 +13,8 @@ One run trains one direction (``data.pair``) with the attention normalizers of `
    every ``task.alpha_every`` steps (:class:`~sparselab.training.alpha_trajectory.AlphaTrajectory`; Figure 2).
 3. **Analyses** of the selected model on the validation set (teacher forcing, :func:`analyze_heads`): head
    density per head (Figures 4–5), JS head diversity per layer (Figure 6), positional, BPE-merging and
-   interrogation heads (§5.3), the learned α's (Figure 3), and the attention maps of a few example sentences.
+   interrogation heads (§5.2), the learned α's (Figure 3), and the attention maps of a few example sentences;
+   the same statistics (no maps) of the untrained model, before ``fit`` (``extra.heads_initial``).
 """
 from __future__ import annotations
 
@@ -139,15 +140,17 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     module = TransformerModule(model, float(cfg.mapping.alpha), lr=float(tc.lr), ctx=ctx,
                                warmup_steps=int(tc.warmup_steps), alpha_lr=tc.get("alpha_lr"))
     trajectory = AlphaTrajectory(every_n_steps=int(tc.alpha_every))
+    va_src, va_tgt = data.prep.splits["val"]
+    va_pieces = [s.split() for s in va_src.bpe], [t.split() for t in va_tgt.bpe]
+    # the same statistics before training: the reports judge each claim against its value at step 0
+    heads_initial = analyze_heads(model, val_dl, *va_pieces, data.src_lang, data.tgt_lang, n_examples=0)
     fitted = mt.fit(module, train_dl, val_dl, cfg, ctx, extra_callbacks=[trajectory])
     out_alpha = module.final_output_alpha()
     save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, out_alpha, float("nan"), [data.src_lang, data.tgt_lang])
 
     metrics, test_extra, extra_sets = mt.test_all(cfg, data, Seq2SeqStepModel(model, out_alpha),
                                                   ctx.run_dir / mt.TRANSLATIONS)
-    va_src, va_tgt = data.prep.splits["val"]
-    heads = analyze_heads(model, val_dl, [s.split() for s in va_src.bpe], [t.split() for t in va_tgt.bpe],
-                          data.src_lang, data.tgt_lang, int(tc.n_attention_examples))
+    heads = analyze_heads(model, val_dl, *va_pieces, data.src_lang, data.tgt_lang, int(tc.n_attention_examples))
     alphas = learned_alphas(model)
     metrics.update(mt.training_metrics(module, fitted, data))
     metrics.update({"output_alpha": out_alpha, "n_params": float(n_params)})
@@ -161,6 +164,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
              "extra_test": extra_sets, "history": module.history, "stopped_early": fitted["stopped_early"],
              "model_file": MODEL_FILE, "alpha_trajectory": trajectory.to_record(),
              "learned_alpha": {k: {str(i): v for i, v in layers.items()} for k, layers in alphas.items()},
-             "heads": heads}
+             "heads": heads, "heads_initial": heads_initial}
     return {"metrics": metrics, "best": {"val_acc": metrics["val_acc_best"], "step": int(metrics["best_step"])},
             "extra": extra}
