@@ -185,6 +185,13 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     planned = plan_identities(plan, profile)
     part = plan_identities(plan, profile, args.only) if args.only else planned
     found = finished_jobs(runs, profile, part)
+    target = Path(args.out) if args.out else PROJECT / "reports" / paper / profile
+    committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
+    if not found and args.report_only and committed is not None and target.is_dir():
+        found = {i for r in committed(target, runs) for i in [record.identity(r)] if i in part}
+        if found:
+            print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
+                  flush=True)
     if not found:
         raise PipelineError(f"error: none of the {len(part)} jobs of the {profile} plan"
                             f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
