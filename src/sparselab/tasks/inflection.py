@@ -199,7 +199,8 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     log.info("inflection %s: %d languages, %d train / %d val / %d eval examples; vocab src %d tgt %d; α=%g attn α=%g",
              cfg.data.setting, len(langs), len(train_ds), sum(map(len, val.values())), sum(map(len, ev.values())),
              len(src), len(tgt), alpha, attn_alpha)
-    module = InflectionModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
+    module = InflectionModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx,
+                              lr_rule=str(cfg.task.get("lr_rule", "best")))
     extra_kw = {"num_sanity_val_steps": 0}
     vci = cfg.trainer.get("val_check_interval")
     if isinstance(vci, int):  # Lightning refuses an interval longer than the epoch
@@ -207,7 +208,8 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
-                               cfg.task.get("early_stopping_min_delta", 0.0))
+                                 cfg.task.get("early_stopping_min_delta", 0.0),
+                                 cfg.task.get("early_stopping_start", 0.0))
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], **extra_kw)
     t0 = time.time()
     trainer.fit(module, train_dl, val_dl)
@@ -231,11 +233,13 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     best_acc = module.best_score if module.best_score is not None else -1.0
     metrics.update(sp_metrics)
     metrics.update({"train_samples_per_s": sps, "val_acc_best": best_acc, "best_epoch": float(module.best_epoch),
-                    "fit_time_s": fit_time, "train_samples": float(module.train_samples)})
+                    "fit_time_s": fit_time, "train_samples": float(module.train_samples),
+                    "epochs": float(trainer.current_epoch), "lr_halvings": float(module.lr_halvings())})
     ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra.update(sp_extra)
     extra.update({"history": module.history, "examples": examples, "languages": langs,
-                  "n_train": len(train_ds), "model_file": MODEL_FILE, "stopped_early": bool(stopped_early)})
+                  "n_train": len(train_ds), "model_file": MODEL_FILE, "stopped_early": bool(stopped_early),
+                  "early_stopping_started_epoch": getattr(stop, "started_epoch", None)})
     learned = _learned_alphas(model)
     if learned:
         extra["learned_attn_alpha"] = learned
