@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import figures, peters2019_mt
+from . import figures, peters2019_claims, peters2019_mt
 from .index import write_configs, write_index
 from .records import load, runs_root
 from .reference import reference, table_cell
@@ -45,6 +45,7 @@ ARTIFACTS = [
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    ("Claims", "claims.md", "each claim of the paper: holds / does not hold / untested, with numbers and rule"),
     *peters2019_mt.ARTIFACTS,
 ]
 INFLECTION_ARTIFACTS = [a for a in ARTIFACTS if a not in peters2019_mt.ARTIFACTS]
@@ -555,6 +556,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         mt_recs = peters2019_mt.write_reports(profile, out, options, runs, ref)
         items, title = ARTIFACTS, "inflection and machine translation"
         note = f"Inflection: {note}\n\n{peters2019_mt.notes(profile, options, mt_recs)}"
+    if not mt_only:                   # the claims need the inflection records too
+        groups = {s: by_config(train[s]) for s in settings_run(options)}
+        (out / "claims.md").write_text(peters2019_claims.claims_text(
+            profile, groups, mt_recs if options.get("mt") else None, ref))
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
                 notes=note, runs=runs)
     return recs + mt_recs
