@@ -25,7 +25,7 @@ from . import figures, peters2019_claims, peters2019_mt
 from .index import write_configs, write_index
 from .records import load, runs_root
 from .reference import reference, table_cell
-from .tables import MISSING, NONE, NOT_RUN, delta, md_table, seed_mean
+from .tables import MISSING, NONE, NOT_RUN, delta, lr_schedule, md_table, seed_mean
 
 NOT_RECORDED = "not recorded"
 
@@ -276,16 +276,6 @@ def convergence_rows(train, options: Mapping[str, Any]) -> list[list[Any]]:
             rows.append([s, *key(r), r["config"]["seed"], len(hist), epochs, r["metrics"].get("best_epoch"),
                          r["metrics"].get("val_acc_best"), halvings, last_lr, why])
     return rows
-
-
-def lr_schedule(rec) -> tuple[Any, Any]:
-    """(number of validations that lowered the learning rate, the last learning rate) from the record's history
-    (each validation stores the rate after its scheduling decision); NONE where the history has no rates."""
-    lrs = [h["lr"] for h in rec.get("extra", {}).get("history", []) if h.get("lr") is not None]
-    if not lrs:
-        return NONE, NONE
-    start = float(rec["config"]["task"]["lr"])
-    return sum(b < a for a, b in zip([start, *lrs], lrs)), f"{lrs[-1]:.3g}"
 
 
 def convergence_summary(train, options: Mapping[str, Any]) -> str:
