@@ -12,8 +12,8 @@
 #
 # Usage (from a clean clone of the branch, so later edits do not change running code):
 #   SPARSELAB_RUNS=/work/runs_diag PYTHON=/work/main/.venv/bin/python benchmarks/diagnose_peters_collapse.sh [N]
-# The records: python -m sparselab.engine.record / sparselab.reports.records.load on $SPARSELAB_RUNS,
-# experiment peters2019/table1_medium, profile cpu.
+# Summary from the records: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS (epochs 1-based);
+# the records are under $SPARSELAB_RUNS/cpu/peters2019/table1_medium, logs under $SPARSELAB_RUNS/diagnose_logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
