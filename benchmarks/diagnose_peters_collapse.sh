@@ -8,7 +8,9 @@
 #   D. the paper's rule, lr 1e-3, validating every 5 epochs              -> validation frequency
 # Every run: early stopping patience 5 validations, min_delta 0.1, counted only once dev accuracy is 1 point
 # above its first validation (task.early_stopping_start, the cpu default), 100-epoch guard.
-# Jobs run N at a time (default 2, 1 thread each) in the order listed; a finished job is skipped on a re-run.
+# Jobs run N at a time (default 2, 1 thread each) in the order listed, or group by group in the order given after N
+# (e.g. `... 2 B A` runs B first: with the previous-validation rule the lr is first halved at epoch ~34 at lr 1e-3
+# but within ~10 epochs at lr 3e-3, so B separates the rules sooner); a finished job is skipped on a re-run.
 #
 # Usage (from a clean clone of the branch, so later edits do not change running code):
 #   SPARSELAB_RUNS=/work/runs_diag PYTHON=/work/main/.venv/bin/python benchmarks/diagnose_peters_collapse.sh [N]
@@ -20,6 +22,8 @@ cd "$(dirname "$0")/.."
 export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 PY=${PYTHON:-python}
 N=${1:-2}
+GROUPS_IN_ORDER=("${@:2}")
+[ ${#GROUPS_IN_ORDER[@]} -gt 0 ] || GROUPS_IN_ORDER=(A B C D)
 LOGS="$SPARSELAB_RUNS/diagnose_logs"
 mkdir -p "$LOGS"
 
@@ -46,4 +50,5 @@ run_one() {
 }
 export -f run_one
 export PY LOGS
-printf '%s\n' "${JOBS[@]}" | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
+for g in "${GROUPS_IN_ORDER[@]}"; do printf '%s\n' "${JOBS[@]}" | grep "^${g}_"; done \
+  | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
