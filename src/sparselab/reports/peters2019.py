@@ -158,7 +158,8 @@ def validation_schedule(tr: Mapping[str, Any], t: Mapping[str, Any]) -> str:
     delta = float(t.get("early_stopping_min_delta") or 0.0)
     by = f" by more than {delta:g} points" if delta else ""
     start = float(t.get("early_stopping_start") or 0.0)
-    counted = (f", counted once dev accuracy is more than {start:g} points above its first validation"
+    unit = "point" if start == 1 else "points"
+    counted = (f", counted once dev accuracy is more than {start:g} {unit} above its first validation"
                if start and patience is not None else "")
     stop = (f"; training stops when it has not improved{by} for {patience} validations (early stopping{counted})"
             if patience is not None else "; no early stopping")

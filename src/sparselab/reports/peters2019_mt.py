@@ -183,7 +183,7 @@ def settings_rows(recs) -> list[list[Any]]:
         patience = t.get("early_stopping_patience")
         delta, start = float(t.get("early_stopping_min_delta") or 0.0), float(t.get("early_stopping_start") or 0.0)
         stop = (f"patience {patience} validations" + (f", improvement > {delta:g} points" if delta else "")
-                + (f", counted once {start:g} points above the first validation" if start else "")
+                + (f", counted once more than {start:g} point(s) above the first validation" if start else "")
                 if patience is not None else "none (step cap)")
         rows.append([p, e.get("corpus", NONE), n("train"), n("val"), n("test"), extras,
                      f"{ps['bpe_merges']} {'joint' if ps['bpe_joint'] else 'separate'} (learned: {learned or '?'})",
