@@ -141,3 +141,19 @@ def test_peters_settings_share_their_base():
     assert hhi["sweeper"] == hme["sweeper"] and hhi["mode"] == hme["mode"]
     (hi, _), (me, _) = job("peters2019/ensemble_high"), job("peters2019/ensemble_medium")
     assert diff(hi, me) == {"experiment_name", "data.setting", "task.source_experiment"}
+
+
+@pytest.mark.parametrize("profile, lr, rule, every, start", [("paper", 1e-3, "previous", 10, 1.0),
+                                                             ("cpu", 3e-3, "previous", 1, 1.0),
+                                                             ("smoke", 3e-2, "best", 1, 0.0)])
+def test_inflection_schedule_per_profile(profile, lr, rule, every, start):
+    """Issue 20: the paper profile follows the paper (lr 1e-3, halved when the dev loss rises over the previous
+    validation, medium validated every 10 epochs); early stopping cannot end a run still on its initial plateau."""
+    from omegaconf import OmegaConf
+
+    with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+        cfg = compose("config", overrides=["experiment=peters2019/table1_medium", f"profile={profile}"])
+    c = OmegaConf.to_container(cfg, resolve=True)
+    t = c["task"]
+    assert (t["lr"], t["lr_rule"], c["trainer"]["check_val_every_n_epoch"], t["early_stopping_start"]) == (
+        lr, rule, every, start)

@@ -170,6 +170,7 @@ def test_misaligned_data_fails_before_training(tmp_path):
 @pytest.mark.parametrize("profile,pair,steps,val_every,merges,joint", [
     ("paper", "de-en", 100000, 5000, 32000, True), ("paper", "en-ja", 100000, 10000, 32000, True),
     ("paper", "ro-en", 120000, 10000, 25000, False), ("smoke", "en-de", 30, 10, 300, True),
+    ("cpu", "ja-en", 15000, 250, 4000, True),
 ])
 def test_table2_config_ties_alphas_and_picks_pair_settings(profile, pair, steps, val_every, merges, joint):
     from hydra import compose, initialize_config_dir
@@ -189,6 +190,11 @@ def test_table2_config_ties_alphas_and_picks_pair_settings(profile, pair, steps,
     assert (ps["bpe_merges"], ps["bpe_joint"]) == (merges, joint)
     if profile == "paper":
         assert (c["model"]["hidden_size"], c["model"]["enc_layers"], c["model"]["dropout"]) == (500, 2, 0.3)
+    # issue 20: the paper's halving rule in cpu and paper; cpu stops by patience, counted once learning started
+    t = c["task"]
+    assert t["lr_rule"] == {"smoke": "best", "cpu": "previous", "paper": "previous"}[profile]
+    if profile == "cpu":
+        assert (t["early_stopping_patience"], t["early_stopping_min_delta"], t["early_stopping_start"]) == (5, 0.1, 1.0)
     with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
         untied = compose("config", overrides=["experiment=peters2019/table2_mt", f"profile={profile}",
                                               "mapping.alpha=1.5", "mapping.attn_alpha=2.0"])

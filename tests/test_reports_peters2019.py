@@ -26,13 +26,14 @@ def config(alpha, attn_alpha, seed, experiment="table1_medium"):
             "trainer": {"max_epochs": 1, "max_steps": 20}, "paths": {"runs": "/somewhere/runs"}}
 
 
-def train_record(alpha, attn_alpha, seed, acc, speed=100.0):
+def train_record(alpha, attn_alpha, seed, acc, speed=100.0, dev=None):
     return {"status": "finished", "experiment": "peters2019/table1_medium", "config": config(alpha, attn_alpha, seed),
             "config_hash": f"{alpha}-{attn_alpha}-{seed}", "git_commit": "abc", "finished_at": "2026-01-01T00:00:00",
             "threads": 1, "wall_time_s": 2.0,
             "metrics": {"acc": acc, "edit_distance": 1.0 + seed, "exact_share": 0.5, "single_share": 0.25,
                         "attn_support": 3.0, "out_support": 7.0, "train_samples_per_s": speed, "n_languages": 2,
-                        "train_samples": 200},
+                        "train_samples": 200, "val_acc_best": acc if dev is None else dev,
+                        "val_exact_share": 0.8, "val_single_share": 0.6},
             "extra": {"n_train": 200, "target_vocab_size": 40, "support_histogram": {"1": 3, "4": 1},
                       "per_language": {"zulu": {"accuracy": acc, "edit_distance": 0.5, "n": 10, "exact_share": 1.0,
                                                 "single_share": 0.5}},
@@ -51,13 +52,15 @@ def ensemble_record(alpha, attn_alpha, acc):
 @pytest.fixture
 def runs(tmp_path):
     """Medium setting: (1,1) and (2,2) with seeds 0 and 1, (1.5,1.5) with seed 0; an ensemble of (1,1) only;
-    a failed run and a high-setting record filed under the medium experiment (both ignored)."""
+    a failed run and a high-setting record filed under the medium experiment (both ignored). (2,2) is best on test,
+    (1,1) on dev (dev accuracy 20 points above its test accuracy)."""
     root = tmp_path / "runs"
     base = root / "smoke" / "peters2019"
     for (a, b), accs in {(1.0, 1.0): [80.0, 84.0], (2.0, 2.0): [90.0, 86.0], (1.5, 1.5): [50.0]}.items():
         for seed, acc in enumerate(accs):
             record.write(base / "table1_medium" / f"a={a},b={b},seed={seed}",
-                         train_record(a, b, seed, acc, speed=100.0 if (a, b) == (1.0, 1.0) else 50.0))
+                         train_record(a, b, seed, acc, speed=100.0 if (a, b) == (1.0, 1.0) else 50.0,
+                                      dev=acc + 20 if (a, b) == (1.0, 1.0) else acc))
     record.write(base / "ensemble_medium" / "a=1.0,b=1.0", ensemble_record(1.0, 1.0, 85.0))
     record.write(base / "table1_medium" / "failed", {**train_record(1.0, 1.5, 0, 99.0), "status": "failed"})
     wrong = train_record(1.0, 2.0, 0, 99.0)
@@ -115,19 +118,31 @@ def test_no_runs_at_all(tmp_path):
     assert "| medium | missing run |" in sp and "| high | not run in this profile |" in sp
 
 
-def test_sparsity_best_configuration_grid_and_speed(runs):
+def test_sparsity_shares_on_dev_for_the_dev_best_configuration_and_no_speed(runs):
+    """Issue 20: the configuration is picked on dev (here (1,1); (2,2) is best on test), its shares are the dev
+    ones (val_*_share), the paper's 66 % / 79 % beside them; no speed columns from the training runs."""
     train, _ = rep.collect(runs, "smoke")
     text = rep.sparsity_text("smoke", SMOKE, train, REF)
-    assert "| high | not run in this profile |  |  | 0.81 |  | 0.87 |" in text
-    assert "| medium | output α 2.0, attention α 2.0 | 88.00 | 0.25 | 0.66 | 0.50 | 0.79 |" in text
-    assert "(target vocabulary size: 40)" in text and "torch threads per job: [1]" in text
-    speed = rows_of(text.split("### Training speed, medium setting")[1])
-    assert speed["1.00,1.00"] == ["100.00", "1.00"] and speed["2.00,2.00"] == ["50.00", "0.50"]
+    assert "| high | not run in this profile |  |  |  | 0.81 |  | 0.87 |" in text
+    assert "| medium | output α 1.0, attention α 1.0 | 102.00 | 82.00 | 0.60 | 0.66 | 0.80 | 0.79 |" in text
+    assert "(target vocabulary size: 40)" in text
+    assert "samples/s" not in text and "Training speed," not in text and "figure6_speed.md" in text
+    grid = rows_of(text, 1)
+    assert grid["2.00,2.00"] == ["3.00", "7.00", "0.60", "0.80", "88.00", "88.00"]
 
 
-def test_best_key_breaks_ties_by_alpha_order():
-    g = {(2.0, 2.0): [{"metrics": {"acc": 5.0}}], (1.0, 1.5): [{"metrics": {"acc": 5.0}}],
-         (1.5, 1.0): [{"metrics": {}}]}
+def test_shares_of_records_without_dev_shares_read_not_recorded(runs):
+    train, _ = rep.collect(runs, "smoke")
+    for r in train["medium"]:
+        del r["metrics"]["val_single_share"], r["metrics"]["val_exact_share"]
+    text = rep.sparsity_text("smoke", SMOKE, train, REF)
+    assert "| 102.00 | 82.00 | not recorded | 0.66 | not recorded | 0.79 |" in text
+
+
+def test_best_key_picks_on_dev_and_breaks_ties_by_alpha_order():
+    g = {(2.0, 2.0): [{"metrics": {"val_acc_best": 5.0, "acc": 1.0}}],
+         (1.0, 1.5): [{"metrics": {"val_acc_best": 5.0, "acc": 1.0}}],
+         (1.5, 1.0): [{"metrics": {"acc": 99.0}}]}
     assert rep.best_key(g) == (1.0, 1.5)
 
 
@@ -148,9 +163,15 @@ def test_write_reports_and_index(runs, tmp_path):
     recs = rep.write_reports("smoke", out, SMOKE, runs, ref=REF)
     assert len(recs) == 6
     for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
-                 "support_histogram.png", "runs.jsonl", "index.html"):
+                 "support_histogram.png", "runs.jsonl", "index.html", "claims.md"):
         assert (out / name).stat().st_size > 0, name
     html = (out / "index.html").read_text()
+    # issue 20: the claims table is written from the records and linked from the index (the fixture's grid is
+    # incomplete, so the Table 1 claims are untested; the profile runs no MT)
+    claims = (out / "claims.md").read_text()
+    assert "untested (medium: a cell of attention α 1 has no finished run)" in claims
+    assert claims.count("untested (MT not run in this profile)") == 3
+    assert "claims.md" in html
     assert html.count("<table>") >= 6                       # table1 (2), sparsity (3), examples (3), csv, provenance
     assert "<img src='accuracy_by_alpha.png'" in html and "<img src='support_histogram.png'" in html
     assert "profile <strong>smoke</strong>" in html and "profile **smoke**" not in html

@@ -155,3 +155,50 @@ def test_early_stopping_takes_its_min_delta(tmp_path):
     stop = [c for c in cbs if isinstance(c, EarlyStopping)]
     assert len(stop) == 1 and stop[0].patience == 5 and abs(float(stop[0].min_delta) - 0.1) < 1e-12
     assert not [c for c in Seq2SeqModule.callbacks(module, tmp_path) if isinstance(c, EarlyStopping)]
+
+
+def test_paper_rule_halves_only_when_the_loss_rises_over_the_previous_validation(tmp_path):
+    """lr_rule="previous" (Peters et al. 2019): compare with the previous validation, not the best (issue 20)."""
+    model, dl, ctx, tcfg = _setup(tmp_path)
+    tcfg.max_steps = 100
+    # 1.0 -> 0.9 (down) -> 0.95 (up: halve) -> 0.92 (down, still above the best 0.9: ReduceLROnPlateau would halve)
+    # -> 0.91 (down) -> 0.93 (up: halve)
+    losses = [1.0, 0.9, 0.95, 0.92, 0.91, 0.93, 0.8]
+    module = Scripted(model, losses, [10.0] * 7, ctx=ctx, lr_rule="previous")
+    trainer = make_trainer(tcfg, ctx, callbacks=module.callbacks(tmp_path / "ckpt"), num_sanity_val_steps=0,
+                           val_check_interval=2, max_steps=15)
+    trainer.fit(module, dl, dl)
+    assert [h["lr"] for h in module.history[:6]] == [1e-3, 1e-3, 5e-4, 5e-4, 5e-4, 2.5e-4]
+    assert module.lr_halvings() == 2
+
+    best = Scripted(model, losses, [10.0] * 7, ctx=ctx)          # the old rule on the same losses
+    trainer = make_trainer(tcfg, ctx, callbacks=best.callbacks(tmp_path / "ckpt2"), num_sanity_val_steps=0,
+                           val_check_interval=2, max_steps=15)
+    trainer.fit(best, dl, dl)
+    assert [h["lr"] for h in best.history[:6]] == [1e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4, 6.25e-5]
+    with pytest.raises(ValueError, match="lr_rule"):
+        Scripted(model, losses, [10.0], ctx=ctx, lr_rule="sometimes")
+
+
+def test_early_stopping_patience_counts_only_once_the_run_has_started_to_learn(tmp_path):
+    """A run on its initial plateau is not stopped (issue 20); patience counts from the first validation more than
+    early_stopping_start points above the first one."""
+    model, dl, ctx, tcfg = _setup(tmp_path)
+    tcfg.max_steps = 100
+    accs = [0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 10.0, 20.0, 20.0, 20.0, 40.0]
+    module = Scripted(model, [1.0] * len(accs), accs, ctx=ctx)
+    cbs = module.callbacks(tmp_path / "ckpt", early_stopping_patience=2, early_stopping_start=6.0)
+    trainer = make_trainer(tcfg, ctx, callbacks=[*cbs, ValidateOnLastStep()], num_sanity_val_steps=0,
+                           val_check_interval=2)
+    trainer.fit(module, dl, dl)
+    # 6 validations on the plateau (5 is not more than 6 above 0) do not count; from 10: 20, then two without
+    # improving -> stop
+    assert [h["val_acc"] for h in module.history] == accs[:10]
+    assert cbs[1].stopping_reason.name != "NOT_STOPPED" and cbs[1].started and cbs[1].first == 0.0
+    # without the start rule the same script stops on the plateau
+    module = Scripted(model, [1.0] * len(accs), accs, ctx=ctx)
+    cbs = module.callbacks(tmp_path / "ckpt2", early_stopping_patience=2)
+    trainer = make_trainer(tcfg, ctx, callbacks=[*cbs, ValidateOnLastStep()], num_sanity_val_steps=0,
+                           val_check_interval=2)
+    trainer.fit(module, dl, dl)
+    assert len(module.history) == 5            # 0, 0, 5, then two without improving

@@ -35,7 +35,7 @@ from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, run_sets, val
 from .numbers import pick
 from .records import load, runs_root, scrub
 from .reference import reference
-from .tables import MISSING, NONE, NOT_RUN, md_table
+from .tables import MISSING, NONE, NOT_RUN, lr_schedule, md_table
 
 PAPER = "peters2019"
 EXPERIMENT = "peters2019/table2_mt"
@@ -182,10 +182,13 @@ def settings_rows(recs) -> list[list[Any]]:
         merges = bpe.get("merges_learned") or {}
         learned = ", ".join(f"{k} {v}" for k, v in merges.items())
         patience = t.get("early_stopping_patience")
+        delta, start = float(t.get("early_stopping_min_delta") or 0.0), float(t.get("early_stopping_start") or 0.0)
+        stop = (f"patience {patience} validations" + (f", improvement > {delta:g} points" if delta else "")
+                + (f", counted once more than {start:g} point(s) above the first validation" if start else "")
+                if patience is not None else "none (step cap)")
         rows.append([p, e.get("corpus", NONE), n("train"), n("val"), n("test"), extras,
                      f"{ps['bpe_merges']} {'joint' if ps['bpe_joint'] else 'separate'} (learned: {learned or '?'})",
-                     f"every {tr.get('val_check_interval')} steps", tr.get("max_steps"),
-                     f"patience {patience} validations" if patience is not None else "none (step cap)"])
+                     f"every {tr.get('val_check_interval')} steps", tr.get("max_steps"), stop])
     return rows
 
 
@@ -202,7 +205,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
         f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder with input feeding, "
         f"emb {m['emb_size']}, hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2 layers, 500-d, dropout 0.3)",
         f"training: Adam lr {t['lr']}, batch {t['batch_size']} sentence pairs, training pairs longer than "
-        f"{d['max_len']} BPE tokens dropped; learning rate halved after every validation whose loss is not the best; "
+        f"{d['max_len']} BPE tokens dropped; {halving_rule(t)}; "
         f"model selection on validation token accuracy (teacher forcing); data limits per split: train "
         f"{first(d['max_train'])}, validation {first(d['max_val'])}, test {first(d['max_test'])}, extra test sets "
         f"{first(d['max_extra_test'])}",
@@ -212,6 +215,14 @@ def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
     for p, reason in sorted((opts.get("not_run") or {}).items()):
         lines.append(f"{p}: not run — {reason}")
     return lines
+
+
+def halving_rule(t: Mapping[str, Any]) -> str:
+    """The learning-rate rule of the task config (records made before ``task.lr_rule`` existed: "best")."""
+    if t.get("lr_rule", "best") == "previous":
+        return ("learning rate halved after every validation whose loss is higher than at the previous one "
+                "(the paper's rule)")
+    return "learning rate halved after every validation whose loss is not the best so far"
 
 
 def header(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
@@ -318,7 +329,7 @@ def convergence_rows(recs) -> list[list[Any]]:
         a, b = alphas(r)
         rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
                      r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
-                     why, m.get("train_time_s")])
+                     *lr_schedule(r), why, m.get("train_time_s")])
     return rows
 
 
@@ -387,7 +398,8 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
         text += ("\n## Convergence of each run\n\n" + convergence_summary(t2) + " Every run's validation curve, the "
                  "Figure 4 grid runs included, is in `mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
-                          "best step", "val. token accuracy: first → best (step) → last", "stopped by",
+                          "best step", "val. token accuracy: first → best (step) → last", "lr halvings", "last lr",
+                          "stopped by",
                           "training time (s)"], conv)
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
@@ -442,18 +454,6 @@ def beam_rows(recs) -> list[list[Any]]:
     return rows
 
 
-def speed_rows(recs) -> list[list[Any]]:
-    """Per configuration: target tokens/s over the training steps of the runs (jobs may share the machine)."""
-    rows = []
-    g = by_key(recs)
-    for k, rs in sorted(g.items()):
-        base = values(g.get((k[0], 1.0, 1.0), []), "train_tgt_tokens_per_s")
-        sp = values(rs, "train_tgt_tokens_per_s")
-        rows.append([k[0], k[1], k[2], mean(sp) if sp else NONE,
-                     mean(sp) / mean(base) if sp and base else NONE])
-    return rows
-
-
 def table3_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any]) -> str:
     text = header("Table 3 — sparsity of attention and output; beam statistics", profile, options,
                   table2_records(recs))
@@ -472,13 +472,8 @@ def table3_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                  "output*: one output has all the mass. Shares of the decoded sentences, mean over seeds.\n\n")
         text += md_table(["direction", "output α", "attention α", "set", "seeds", "sentences", "exact-search share",
                           "single-output share"], br)
-        threads = sorted({r.get("threads") for r in recs})
-        text += ("\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps of "
-                 f"each run after warm-up (torch threads per job: {threads}); jobs may have shared the machine, so "
-                 "ratios are indicative — `figure6_speed.md` measures the mappings side by side on the same batches."
-                 "\n\n")
-        text += md_table(["direction", "output α", "attention α", "target tokens/s", "ratio to softmax/softmax"],
-                         speed_rows(recs))
+    text += ("\nTraining speed is not taken from these runs (jobs share the machine, which distorts their ratios): "
+             "`figure6_speed.md` measures the mappings side by side on the same batches.\n")
     return text
 
 

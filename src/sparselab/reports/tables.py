@@ -50,3 +50,13 @@ def seed_mean(recs: Sequence[Mapping[str, Any]], metric: str) -> float | None:
 
 def delta(ours: float | None, ref: float | None) -> float | None:
     return None if ours is None or ref is None else ours - ref
+
+
+def lr_schedule(rec) -> tuple[Any, Any]:
+    """(number of validations that lowered the learning rate, the last learning rate) from the record's history
+    (each validation stores the rate after its scheduling decision); NONE where the history has no rates."""
+    lrs = [h["lr"] for h in rec.get("extra", {}).get("history", []) if h.get("lr") is not None]
+    if not lrs:
+        return NONE, NONE
+    start = float(rec["config"]["task"]["lr"])
+    return sum(b < a for a, b in zip([start, *lrs], lrs)), f"{lrs[-1]:.3g}"

@@ -399,7 +399,8 @@ def fit(module, train_dl, val_dl, cfg: DictConfig, ctx: RunContext, extra_callba
     ckpt_dir = ctx.run_dir / "checkpoints"
     shutil.rmtree(ckpt_dir, ignore_errors=True)
     callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
-                                 cfg.task.get("early_stopping_min_delta", 0.0))
+                                 cfg.task.get("early_stopping_min_delta", 0.0),
+                                 cfg.task.get("early_stopping_start", 0.0))
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep(), *extra_callbacks],
                            train_batches=len(train_dl), num_sanity_val_steps=0)
     t0 = time.time()
@@ -438,7 +439,8 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
 
     mcfg = model_config(cfg.model, src, tgt)
     model = build_model(mcfg)
-    module = TranslationModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx)
+    module = TranslationModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx,
+                               lr_rule=str(cfg.task.get("lr_rule", "best")))
     fitted = fit(module, train_dl, val_dl, cfg, ctx)
     save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, [data.src_lang, data.tgt_lang])
 

@@ -2,16 +2,21 @@
 
 * **Loss**: α-entmax Fenchel–Young loss on the output scores, ``sparselab.mappings.fy_loss`` with
   α = ``mapping.alpha`` (α = 1 is cross-entropy), mean over non-padding target tokens.
-* **Optimiser**: Adam; ``torch.optim.lr_scheduler.ReduceLROnPlateau(factor=0.5, patience=0)`` on
-  ``val_loss`` halves the learning rate after every validation whose loss does not improve on the
-  best so far. It is stepped right after each validation (whatever the validation schedule: within
-  epochs, every N global steps, every k epochs), except the one after the last training step.
+* **Optimiser**: Adam; the learning rate is halved after a validation by one of two rules
+  (``lr_rule``), stepped right after each validation (whatever the validation schedule: within
+  epochs, every N global steps, every k epochs), except the one after the last training step:
+
+  - ``"best"``: ``torch.optim.lr_scheduler.ReduceLROnPlateau(factor=0.5, patience=0)`` on ``val_loss``:
+    halve after every validation whose loss is not a new best;
+  - ``"previous"``: :class:`HalveOnLossIncrease`, Peters et al. (2019)'s rule: halve "whenever the loss
+    increases on the validation set", i.e. when it is higher than at the previous validation.
 * **Validation**: teacher-forced loss per target token and the task's metric on its own decode,
   accumulated with torchmetrics (``SumMetric`` in float64, so the sums are those of Python floats).
   Each validation appends ``{epoch, step, val_loss, <metric>, lr}`` to :attr:`history`.
 * **Model selection**: :meth:`callbacks` gives Lightning's ``ModelCheckpoint`` (best state by the
-  task's metric, ``save_top_k=1``, weights only) and, optionally, ``EarlyStopping`` on the same
-  metric; :meth:`load_best` loads the kept state with ``torch.load(..., weights_only=True)``.
+  task's metric, ``save_top_k=1``, weights only) and, optionally, early stopping on the same
+  metric (:class:`EarlyStoppingAfterStart`: patience counts only once the run has started to learn);
+  :meth:`load_best` loads the kept state with ``torch.load(..., weights_only=True)``.
 
 A task subclasses it and adds only its metric (:meth:`make_metric`, named :attr:`metric_name`,
 better when higher unless :attr:`metric_mode` is ``"min"``) and its decode (:meth:`decode`).
@@ -23,6 +28,7 @@ from pathlib import Path
 
 import lightning as L
 import torch
+from lightning.pytorch.callbacks import EarlyStopping
 from torchmetrics import Metric, SumMetric
 
 from sparselab import mappings
@@ -62,6 +68,76 @@ class SequenceAccuracy(Metric):
         return 100.0 * self.correct.double() / self.total.clamp(min=1)
 
 
+class HalveOnLossIncrease:
+    """Multiply the learning rate by ``factor`` whenever the validation loss is higher than at the previous
+    validation (Peters et al. 2019: "halved whenever the loss increases on the validation set").
+
+    Hand-written because torch has no such scheduler: ``ReduceLROnPlateau`` compares with the best loss so
+    far, so a loss that rises once and then falls again (but stays above the best) halves the rate at every
+    validation until it beats the best, where this rule halves once.
+    """
+
+    def __init__(self, optimizer: torch.optim.Optimizer, factor: float = 0.5):
+        self.optimizer, self.factor = optimizer, float(factor)
+        self.last: float | None = None
+
+    def step(self, loss: float) -> None:
+        if self.last is not None and loss > self.last:
+            for g in self.optimizer.param_groups:
+                g["lr"] = g["lr"] * self.factor
+        self.last = float(loss)
+
+    def state_dict(self) -> dict:
+        return {"last": self.last, "factor": self.factor}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.last, self.factor = state["last"], float(state["factor"])
+
+
+LR_RULES = ("best", "previous")
+
+
+class EarlyStoppingAfterStart(EarlyStopping):
+    """Lightning's ``EarlyStopping`` whose patience starts counting only once the monitored metric has
+    moved past its first validation's value by more than ``start_delta`` (in the better direction).
+
+    Why not a minimum number of epochs: when a run starts to learn depends on the lr and on α (measured in
+    issue 20: at lr 1e-3, softmax output, an attention-α 1.5 model was still at 0-4 % dev accuracy at epoch
+    14, while attention α 1 was at 25 %), so any fixed minimum is either too short for a late starter or
+    wasted on an early one. A run that never starts runs to the trainer's epoch / step cap, which the
+    reports flag.
+    """
+
+    def __init__(self, *args, start_delta: float = 0.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.start_delta = float(start_delta)
+        self.first: float | None = None
+        self.started = self.start_delta <= 0
+        self.started_epoch: int | None = 0 if self.started else None   # recorded: when patience began to count
+
+    def _run_early_stopping_check(self, trainer) -> None:
+        if not self.started:
+            value = trainer.callback_metrics.get(self.monitor)
+            if value is None:
+                return
+            value = float(value)
+            if self.first is None:
+                self.first = value
+            sign = 1.0 if self.mode == "max" else -1.0
+            self.started = sign * (value - self.first) > self.start_delta
+            if not self.started:
+                return
+            self.started_epoch = int(trainer.current_epoch)
+        super()._run_early_stopping_check(trainer)
+
+    def state_dict(self) -> dict:
+        return {**super().state_dict(), "first": self.first, "started": self.started}
+
+    def load_state_dict(self, state: dict) -> None:
+        super().load_state_dict(state)
+        self.first, self.started = state.get("first"), bool(state.get("started", True))
+
+
 class Seq2SeqModule(L.LightningModule):
     """``model``: an ``nn.Module`` with ``forward(src, src_len, tgt_in) -> logits (B,T,V)`` and a
     ``tgt_pad_id`` attribute (e.g. :class:`sparselab.models.seq2seq.Seq2Seq`)."""
@@ -70,10 +146,12 @@ class Seq2SeqModule(L.LightningModule):
     metric_mode = "max"
 
     def __init__(self, model, alpha: float, lr: float = 1e-3, ctx=None, lr_factor: float = 0.5,
-                 lr_patience: int = 0):
+                 lr_patience: int = 0, lr_rule: str = "best"):
         super().__init__()
+        if lr_rule not in LR_RULES:
+            raise ValueError(f"lr_rule={lr_rule!r}: must be one of {', '.join(LR_RULES)}")
         self.model, self.alpha, self.lr, self.ctx = model, float(alpha), float(lr), ctx
-        self.lr_factor, self.lr_patience = float(lr_factor), int(lr_patience)
+        self.lr_factor, self.lr_patience, self.lr_rule = float(lr_factor), int(lr_patience), str(lr_rule)
         self.pad_id = int(model.tgt_pad_id)
         self.val_loss_sum = SumMetric().set_dtype(torch.float64)
         self.val_tokens = SumMetric().set_dtype(torch.float64)
@@ -95,7 +173,7 @@ class Seq2SeqModule(L.LightningModule):
 
     # ---- optimisation
     def configure_optimizers(self):
-        """Adam; the plateau scheduler is stepped by :meth:`on_validation_epoch_end`, not by Lightning.
+        """Adam; the halving rule (``lr_rule``) is stepped by :meth:`on_validation_epoch_end`, not by Lightning.
 
         Why by hand: Lightning steps a scheduler every ``frequency`` batches *counted within the epoch*
         (or every ``frequency`` epochs), so it cannot follow a validation schedule of every N global steps
@@ -103,8 +181,11 @@ class Seq2SeqModule(L.LightningModule):
         follows any schedule. ``threshold=0``: any decrease below the best loss counts as an improvement.
         """
         opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
-        self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
-                                                                  patience=self.lr_patience, threshold=0.0)
+        if self.lr_rule == "previous":
+            self.plateau = HalveOnLossIncrease(opt, factor=self.lr_factor)
+        else:
+            self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
+                                                                      patience=self.lr_patience, threshold=0.0)
         return opt
 
     def _lr(self):
@@ -177,6 +258,11 @@ class Seq2SeqModule(L.LightningModule):
         log.info("validation epoch %d step %d: val_loss=%.4f %s=%.4g lr=%.3g%s", self.current_epoch,
                  self.global_step, val_loss, self.metric_name, score, self._lr(), " (best)" if better else "")
 
+    def lr_halvings(self) -> int:
+        """How many validations lowered the learning rate (read from :attr:`history`)."""
+        lrs = [h["lr"] for h in self.history if h.get("lr") is not None]
+        return sum(b < a for a, b in zip([self.lr, *lrs], lrs))
+
     def training_finished(self) -> bool:
         """Whether this validation follows the last training step (``ValidateOnLastStep``, max_steps)."""
         t = self.trainer
@@ -184,18 +270,20 @@ class Seq2SeqModule(L.LightningModule):
 
     # ---- model selection
     def callbacks(self, dirpath: str | Path, early_stopping_patience: int | None = None,
-                  early_stopping_min_delta: float = 0.0) -> list[L.Callback]:
-        """``ModelCheckpoint`` keeping the best state by :attr:`metric_name` (and ``EarlyStopping`` on it
-        when ``early_stopping_patience`` is not None)."""
-        from lightning.pytorch.callbacks import EarlyStopping, ModelCheckpoint
+                  early_stopping_min_delta: float = 0.0, early_stopping_start: float = 0.0) -> list[L.Callback]:
+        """``ModelCheckpoint`` keeping the best state by :attr:`metric_name` (and early stopping on it when
+        ``early_stopping_patience`` is not None, whose patience counts only once the metric has moved more
+        than ``early_stopping_start`` past its first validation's value)."""
+        from lightning.pytorch.callbacks import ModelCheckpoint
 
         cbs: list[L.Callback] = [ModelCheckpoint(dirpath=str(dirpath), filename="best", monitor=self.metric_name,
                                                  mode=self.metric_mode, save_top_k=1, save_weights_only=True,
                                                  save_last=False, auto_insert_metric_name=False)]
         if early_stopping_patience is not None:
-            cbs.append(EarlyStopping(monitor=self.metric_name, mode=self.metric_mode,
-                                     patience=int(early_stopping_patience),
-                                     min_delta=float(early_stopping_min_delta or 0.0)))
+            cbs.append(EarlyStoppingAfterStart(monitor=self.metric_name, mode=self.metric_mode,
+                                               patience=int(early_stopping_patience),
+                                               min_delta=float(early_stopping_min_delta or 0.0),
+                                               start_delta=float(early_stopping_start or 0.0)))
         return cbs
 
     def load_best(self, checkpoint) -> bool:
