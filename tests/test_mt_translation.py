@@ -122,8 +122,9 @@ def test_smoke_translation_run(tmp_path):
                            "hydra.mode=RUN", f"paths.runs={tmp_path}", "mapping.alpha=1.5", "logger=none"],
                           cwd=PROJECT_ROOT, env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    run_dir = tmp_path / "smoke" / "peters2019" / "table2_mt" / "run" / "mapping.alpha=1.5"
-    rec = json.loads((run_dir / "run.json").read_text())
+    (run_json,) = (tmp_path / "smoke" / "peters2019" / "table2_mt").glob("*/run.json")  # one job, one folder
+    run_dir = run_json.parent
+    rec = json.loads(run_json.read_text())
     assert rec["status"] == "finished"
     m, e = rec["metrics"], rec["extra"]
     assert rec["config"]["mapping"]["attn_alpha"] == 1.5  # Table 2 ties attention α to output α

@@ -77,6 +77,12 @@ def test_item3_identity_ignores_where_a_job_runs_and_keeps_precision():
     assert record.job_id(cfg) != record.job_id(moved)
 
 
+def test_item3_a_config_committed_with_scrubbed_paths_is_the_same_job():
+    live = {"seed": 0, "paths": {"runs": "/work/runs"}, "data": {"cache_dir": "/work/runs/.cache/mt"}}
+    committed = {"seed": 0, "data": {"cache_dir": "<runs root>/.cache/mt"}}  # runs.jsonl: paths dropped, scrubbed
+    assert record.job_id(live) == record.job_id(committed)
+
+
 def test_item3_records_of_older_hash_versions_are_found_by_their_stored_config():
     # a record written before the normalisation: its stored config_hash is another hash, its config an int α
     old = {"status": "finished", "config_hash": "0123456789abcdef", "config": {"seed": 0, "mapping": {"alpha": 1}}}
@@ -165,8 +171,11 @@ def test_item5_a_job_held_by_a_live_process_is_skipped_and_a_dead_holders_lock_t
 def test_item6_ctrl_c_records_interrupted_and_exits_130(tmp_path):
     args = ["experiment=peters2019/table1_medium", "profile=smoke", "mapping.alpha=1.0", "mapping.attn_alpha=1.0",
             "seed=0", "trainer.max_epochs=200", f"paths.runs={tmp_path}"]
+    # a shell without job control starts background commands with SIGINT ignored, and Python keeps an ignored
+    # SIGINT: give the job the default disposition a terminal's Ctrl-C meets
     proc = subprocess.Popen([sys.executable, "-m", "sparselab.run", "-m", *args], cwd=PROJECT, env=env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 240
     rec = None
     while time.time() < deadline and proc.poll() is None:

@@ -63,6 +63,8 @@ def semantic_dict(config: dict[str, Any]) -> dict[str, Any]:
     paths = d.get("paths") if isinstance(d.get("paths"), dict) else {}
     places = sorted(((str(v), f"<paths.{k}>") for k, v in paths.items() if isinstance(v, str) and len(v) > 1),
                     key=lambda pn: -len(pn[0]))
+    # a config committed beside a report has its paths scrubbed (sparselab.reports.records.scrub)
+    places.append(("<runs root>", "<paths.runs>"))
     for k in NON_SEMANTIC_KEYS:
         d.pop(k, None)
     for outer, inner in NON_SEMANTIC_SUBKEYS:

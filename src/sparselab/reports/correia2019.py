@@ -21,9 +21,10 @@ from statistics import mean
 from typing import Any, Mapping, Sequence
 
 from . import correia2019_analysis as analysis
+from . import correia2019_claims as claims
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, by_key, collect,
+from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, analysed, by_key, collect,
                                committed, pair_status, seed_of, split, variant_of, write_extras)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
@@ -374,7 +375,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
     (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out), runs))
-    (out / "analysis.md").write_text(scrub(analysis.write(out, profile, options, recs, ref), runs))
+    analysed_runs = analysed(options, recs)
+    text = analysis.write(out, profile, options, recs, ref)
+    text += claims.per_head_section(analysed_runs) + claims.claims_section(analysed_runs, ref)
+    (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)
     # the left-out runs too: the table names them, and --report-only from these files names them again

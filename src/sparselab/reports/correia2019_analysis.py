@@ -296,52 +296,6 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
     text += md_table(["direction", "attention", "seed", "first → best (step) → last"],
                      [[pair_of(r), LABELS[variant_of(r)], seed_of(r), curve_summary(r["extra"].get("history", []))]
                       for r in recs]) if recs else "No runs.\n"
-    text += per_head_section(runs)
-    text += claims_section(runs, ref)
-    return text
+    return text  # correia2019.write_reports appends the per-head α table and the claims (correia2019_claims)
 
 
-def per_head_section(runs: Mapping[str, list[dict]]) -> str:
-    """Every head's α at step 0 and at the end (lowest seed)."""
-    from . import correia2019_claims as claims            # claims builds on this module's statistics
-
-    rs = runs.get("alpha_entmax", [])
-    rows = claims.per_head_rows(rs[0]) if rs else []
-    text = ("\n## Every head's α, step 0 and end\n\nα-entmax, seed "
-            f"{seed_of(rs[0]) if rs else '–'}: α at step 0 (the random initialisation), its lowest over the recorded "
-            "steps (at step), at the last recorded step and in the selected model (the best validation state), the "
-            "change from step 0 to the selected model, and the head's path against α₀ ± τ (τ = half the std of α "
-            "over heads at step 0; *fell* / *rose*: its first exit from that band; *then rose*: back up by τ after "
-            "its lowest).\n\n")
-    return text + (md_table(["attention", "layer", "head", "α step 0", "lowest (step)", "last recorded",
-                             "selected model", "change", "path"], rows) if rows else "No α-entmax trajectory.\n")
-
-
-def claims_section(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> str:
-    """One verdict per claim of §5, by the rules of :mod:`.correia2019_claims` (stated in the text)."""
-    from . import correia2019_claims as claims
-
-    traj = [claims.trajectory_line(seed_of(r), claims.trajectory_verdict(
-        r["extra"].get("alpha_trajectory", {}).get("history") or [])) for r in runs.get("alpha_entmax", [])]
-    text = ("\n## The paper's claims, checked on our runs\n\nPaper (papers.yaml `reported_summary`): "
-            f"\"{ref.get('reported_summary', NONE)}\"\n\nEach claim: **holds**, **does not hold** or **untested** "
-            "(the data lack what it needs, or the statistic at the end lies within its spread at step 0, the "
-            "untrained model: then the shape is the initialisation's). The rules, in short (in full: "
-            "`sparselab.reports.correia2019_claims`): α moved = left α₀ ± τ, τ = "
-            f"{claims.MOVE_FRACTION} × std of α over heads at step 0; spreads at step 0 = {claims.BOOT}-resample "
-            "bootstrap 95 % intervals over heads; JS changes below "
-            f"{claims.JS_TOL} count as none; near-dense head = density ≥ {claims.DENSE}.\n\n")
-    text += ("**α trajectories: most heads first move toward softmax, then some become sparser** (untested when "
-             "fewer than half the heads moved; holds when more than half fell first and at least one then rose):"
-             "\n\n" + "\n".join(traj or [f"- {claims.untested('no α-entmax run with a recorded trajectory')}"]))
-    text += ("\n\n**Learned α bimodal in encoder self-attention, unimodal in context and decoder self-attention** "
-             "(BC at the end against the step-0 bootstrap interval):\n\n"
-             + "\n".join(claims.bimodality_verdicts(runs.get("alpha_entmax", []))))
-    text += ("\n\n**Both sparse models have higher JS head diversity than softmax, peaking in the middle layers of "
-             "encoder self- and context attention:**\n\n" + "\n".join(claims.js_verdicts(runs)))
-    text += ("\n\n**Density modes: α-entmax spreads its head densities more than 1.5-entmax, with a mode of "
-             "near-dense heads** (Figures 4–5):\n\n" + "\n".join(claims.density_verdicts(runs)))
-    text += ("\n\n**Head roles (§5.2; details in `head_roles.md`):**\n\n"
-             + "\n".join([claims.positional_verdict(runs), claims.bpe_verdict(runs),
-                          claims.interrogation_verdict(runs)]) + "\n")
-    return text

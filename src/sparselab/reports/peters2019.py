@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import figures, peters2019_claims, peters2019_mt
+from .peters2019_claims import best_key
 from .index import write_configs, write_index
 from .numbers import pick
 from .records import load, runs_root
@@ -315,13 +316,6 @@ def table1_text(profile: str, options: Mapping[str, Any], train, ens, ref: Mappi
 
 
 # ---------------------------------------------------------------- sparsity: compute
-def best_key(g: Mapping[Config, list[dict]]) -> Config:
-    """The configuration with the highest mean dev accuracy (``val_acc_best``: greedy word accuracy of the kept
-    state, the model-selection metric), first in α order on ties. Never the test accuracy: the paper picks its
-    best configuration on validation data, and picking on test would overstate it."""
-    return max(sorted(g), key=lambda k: seed_mean(g[k], "val_acc_best") or -1)
-
-
 def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
     """Per setting: the configuration best on dev, its dev and eval-split accuracy, and its single-sequence /
     exact-beam shares on dev (``val_*_share``, where the paper measured them) beside the paper's."""
