@@ -209,7 +209,7 @@ def test_runner_command_line(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(runner, "run_plan", lambda *a: called.setdefault("run", a))
     monkeypatch.setattr(peters2019, "write_reports", lambda *a: called.setdefault("report", a) and [])
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "runs"))
-    monkeypatch.setattr(runner, "plan_identities", lambda *a: {"job"})   # as if the plan had one job ...
+    monkeypatch.setattr(runner, "sweep_identities", lambda *a: [("exp", ["job"])])  # as if the plan had one job ...
     monkeypatch.setattr(runner, "finished_jobs", lambda *a: {"job"})     # ... with a finished record
     plans = {"smoke": runner.Plan(sweeps=[], options={"settings": ["medium"]})}
     assert runner.main(peters2019, plans, ["--profile", "smoke", "--out", str(tmp_path / "o"), "--report-only"]) == 0

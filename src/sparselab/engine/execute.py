@@ -130,11 +130,12 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
     if cfg.engine.resume and not record.is_finished(previous, chash):
         previous = _adopt(run_dir, chash) or previous
     if cfg.engine.resume and record.is_finished(previous, chash):
+        where = previous.get("run_dir", run_dir)  # an adopted record names its own folder
         why = datafiles.changed(previous.get("data_files") or {}, root, hashes)
         if why:
-            raise DataChanged(f"{previous['run_dir'] if 'run_dir' in previous else run_dir} finished on other data: "
-                              f"{why}; delete that run folder to run the job again on the data there now")
-        log.info("skip %s: finished (job %s)", previous.get("run_dir", run_dir), chash)
+            raise DataChanged(f"{where} finished on other data: {why}; delete that run folder to run the job again "
+                              "on the data there now")
+        log.info("skip %s: finished (job %s)", where, chash)
         return previous
 
     if _rank() > 0:

@@ -112,22 +112,28 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
             sweep(experiment, profile, [*overrides, *launcher], runs=runs)
 
 
-def plan_identities(plan: Plan, profile: str, only: Sequence[str] = ()) -> set[str]:
-    """The job identities of the plan's sweeps (of the ``only`` experiments, when given)."""
-    ids: set[str] = set()
-    for experiment, overrides in plan.sweeps:
-        if not only or experiment in only:
-            ids.update(plan_jobs.identities(CONF_DIR, experiment, profile, overrides))
-    return ids
+def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
+    """Each sweep's experiment and the identities of its jobs (composing every job once)."""
+    return [(experiment, plan_jobs.identities(CONF_DIR, experiment, profile, overrides))
+            for experiment, overrides in plan.sweeps]
+
+
+def jobs_among(recs, ids: set[str]) -> set[str]:
+    """The identities in ``ids`` that these records are jobs of."""
+    return {record.identity(r) for r in recs} & ids
 
 
 def finished_jobs(runs: str | os.PathLike, profile: str, ids: set[str]) -> set[str]:
     """Which of these jobs have a finished record under the runs folder."""
-    return {i for r in record.find(runs, profile) for i in [record.identity(r)] if i in ids}
+    return jobs_among(record.find(runs, profile), ids)
+
+
+def report_path(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
+    return Path(out) if out else PROJECT / "reports" / paper / profile
 
 
 def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
-    d = Path(out) if out else PROJECT / "reports" / paper / profile
+    d = report_path(paper, profile, out)
     d.mkdir(parents=True, exist_ok=True)
     return d
 
@@ -157,7 +163,7 @@ def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | No
     try:
         return _main(report, plans, argv, description)
     except PipelineError as err:
-        if str(err) != "None":
+        if err.args[0]:  # None: the sweep has said it already
             print(err, file=sys.stderr)
         return err.code
     except KeyboardInterrupt:
@@ -182,13 +188,14 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     check_only(plan, profile, args.only)
     if not args.report_only:
         run_plan(plan, profile, args.jobs, runs, args.only)
-    planned = plan_identities(plan, profile)
-    part = plan_identities(plan, profile, args.only) if args.only else planned
+    by_sweep = sweep_identities(plan, profile)
+    planned = set().union(*(ids for _, ids in by_sweep))
+    part = set().union(*(ids for experiment, ids in by_sweep if experiment in args.only)) if args.only else planned
     found = finished_jobs(runs, profile, part)
-    target = Path(args.out) if args.out else PROJECT / "reports" / paper / profile
+    target = report_path(paper, profile, args.out)
     committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
     if not found and args.report_only and committed is not None and target.is_dir():
-        found = {i for r in committed(target, runs) for i in [record.identity(r)] if i in part}
+        found = jobs_among(committed(target, runs), part)
         if found:
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)
