@@ -90,3 +90,16 @@ def test_user_errors_and_bugs():
     assert user_error(err.value) is not None
     assert describe(err.value).startswith("x: ") and "profile.name='nope'" in describe(err.value)
     assert "\n" not in describe(err.value)
+
+
+def test_fail_fast_false_counts_failures_in_parallel_workers(tmp_path):
+    """Under the joblib launcher the jobs fail in worker processes; the launching process still exits non-zero
+    and names them (issue 19 item 10; sparselab.engine.sweep_status)."""
+    runs = tmp_path / "runs"
+    out = run_cli("-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "data.name=emotions",
+                  "task.loss=bogus,nonsense", f"paths.runs={runs}", "logger=none", "engine.fail_fast=false",
+                  "hydra/launcher=parallel")
+    assert out.returncode == 2, out.stderr
+    assert "sweep: 2 jobs failed" in out.stderr, out.stderr
+    assert [r["status"] for r in records(runs)] == ["failed", "failed"]
+    assert not list((runs / ".sweeps").glob("*.jsonl"))   # the sweep's failure file is read and removed

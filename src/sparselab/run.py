@@ -24,7 +24,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine import resolvers
+from sparselab.engine import distributed, resolvers, sweep_status
 from sparselab.engine.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
@@ -36,9 +36,6 @@ log = logging.getLogger("sparselab")
 # on stderr: not ours to fix and nothing a user can act on.
 warnings.filterwarnings("ignore", message=r".*isinstance\(treespec, LeafSpec\)", category=Warning)
 
-# Jobs of this process (a sweep runs them one after another with the basic launcher).
-_JOBS: list[str] = []
-_FAILED: list[tuple[str, bool]] = []  # (run dir, is a user error)
 
 
 def _quiet_lightning() -> None:
@@ -59,12 +56,16 @@ def main(cfg: DictConfig):
 
     hc = HydraConfig.get()
     run_dir = Path(hc.runtime.output_dir)
-    _JOBS.append(str(run_dir))
+    sweep_status.JOBS.append(str(run_dir))
+    changed: dict = {}
     try:
+        changed = distributed.prepare(cfg, list(hc.overrides.task))
         rec = execute(cfg, run_dir, interactive=sys.stderr.isatty(), overrides=list(hc.overrides.task))
     except Exception as err:  # noqa: BLE001 - reported here, recorded in run.json by execute
         _job_failed(cfg, run_dir, err)
         return None
+    finally:
+        distributed.restore(changed)
     objective = cfg.task.get("objective")
     if objective and objective in rec.get("metrics", {}):
         return rec["metrics"][objective]
@@ -86,7 +87,7 @@ def _job_failed(cfg: DictConfig, run_dir: Path, err: Exception) -> None:
         print(f"error: {describe(user)}", file=sys.stderr)
     else:
         traceback.print_exception(err, file=sys.stderr)
-    _FAILED.append((str(run_dir), user is not None))
+    sweep_status.job_failed(str(run_dir), user is not None)
     if OmegaConf.select(cfg, "engine.fail_fast", default=True):
         raise SystemExit(2 if user is not None else 1)
     log.warning("job %s failed (recorded in its run.json); engine.fail_fast=false: going on", run_dir)
@@ -94,12 +95,16 @@ def _job_failed(cfg: DictConfig, run_dir: Path, err: Exception) -> None:
 
 def _exit_status() -> int:
     """After all jobs: 0, or 2 (only user errors) / 1 when some job failed under engine.fail_fast=false."""
-    if not _FAILED:
+    failed = sweep_status.FAILED
+    if not failed:
         return 0
-    if len(_JOBS) > 1:
-        print(f"sweep: {len(_FAILED)} of {len(_JOBS)} jobs failed (engine.fail_fast=false); their run.json "
-              f"records the error: {', '.join(d for d, _ in _FAILED)}", file=sys.stderr)
-    return 2 if all(user for _, user in _FAILED) else 1
+    jobs = sweep_status.JOBS
+    if len(jobs) > 1 or len(failed) > 1 or not jobs:
+        # the count of jobs is known when they all ran here (basic launcher), not when workers ran them
+        of = f" of {len(jobs)}" if set(d for d, _ in failed) <= set(jobs) else ""
+        print(f"sweep: {len(failed)}{of} jobs failed (engine.fail_fast=false); their run.json "
+              f"records the error: {', '.join(d for d, _ in failed)}", file=sys.stderr)
+    return 2 if all(user for _, user in failed) else 1
 
 
 def _runs_folder_error(args: list[str]) -> str | None:

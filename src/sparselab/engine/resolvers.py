@@ -6,6 +6,10 @@ so an experiment states its three scales on one line.
 ``${job_id:}`` is the job's identity (:func:`sparselab.engine.record.job_id` of the resolved config
 without its ``hydra`` node); the run folder is named by it (conf/config.yaml), so the same job under
 another spelling (``mapping.alpha=1`` / ``1.0``, an explicit default ``seed=0``) is the same folder.
+
+``${slurm_tasks:STRATEGY,DEVICES}`` and ``${slurm_gpus:ACCELERATOR,DEVICES}`` tie the submitit launchers'
+``tasks_per_node`` and ``gpus_per_node`` to the trainer (Lightning's ``SLURMEnvironment`` refuses a job whose
+tasks per node differ from its devices).
 """
 from __future__ import annotations
 
@@ -33,7 +37,25 @@ def _job_id(*, _root_):
     return job_id(config)
 
 
+def _slurm_tasks(strategy, devices):
+    if str(strategy) in ("auto", "single_device", "None"):
+        return 1
+    if not isinstance(devices, int) or devices < 1:
+        raise ConfigError(f"trainer.devices={devices!r}: under a submitit launcher set it to the number of "
+                          "devices per node, e.g. trainer.devices=4")
+    return devices
+
+
+def _slurm_gpus(accelerator, devices):
+    if str(accelerator) == "cpu":
+        return 0
+    return devices if isinstance(devices, int) and devices > 0 else 1
+
+
 def register() -> None:
+    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus)):
+        if not OmegaConf.has_resolver(name):
+            OmegaConf.register_new_resolver(name, fn)
     if not OmegaConf.has_resolver("by_profile"):
         OmegaConf.register_new_resolver("by_profile", _by_profile)
     if not OmegaConf.has_resolver("job_id"):

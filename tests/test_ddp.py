@@ -1,0 +1,95 @@
+"""Paper scale on a CPU machine (issue 19): 2-process DDP with the gloo backend inside a Hydra multirun of 2
+points, through the basic launcher (Lightning re-runs the command line per rank: sparselab.engine.distributed
+points it at the one job) and through submitit's local executor (one task per rank, the SLURM code path);
+the launcher config derives tasks_per_node and nodes from the trainer.
+
+Each job must write exactly one run.json and one W&B run, with finite metrics and a falling training loss.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.slow
+
+DDP = ["trainer=ddp", "trainer.accelerator=cpu", "trainer.devices=2", "seed=0,1"]
+# the smoke config of each neural task, narrowed to one cell so the multirun is the 2 seeds
+TASKS = {
+    "snli": ["experiment=martins2016/table3_snli", "task.attention=sparse", "task.l2=0"],
+    "inflection": ["experiment=peters2019/table1_medium", "mapping.alpha=1.5", "mapping.attn_alpha=1.5"],
+    "lstm_mt": ["experiment=peters2019/table2_mt", "data.pair=de-en", "mapping.alpha=1.5"],
+    "transformer": ["experiment=correia2019/table1_bleu", "mapping=entmax15"],
+}
+
+
+def run_cli(*args, timeout=600):
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "offline", "WANDB_SILENT": "true"}
+    return subprocess.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+def job_folders(runs: Path) -> list[Path]:
+    return sorted(p.parent for p in runs.rglob("run.json"))
+
+
+def check_jobs(runs: Path, out) -> None:
+    folders = job_folders(runs)
+    assert len(folders) == 2, (out.stdout[-3000:], out.stderr[-3000:])
+    for folder in folders:
+        rec = json.loads((folder / "run.json").read_text())
+        assert rec["status"] == "finished", rec.get("error")
+        assert len(list(folder.rglob("run.json"))) == 1
+        assert len(list((folder / "wandb").glob("offline-run-*"))) == 1, "one W&B run per job, not per rank"
+        metrics = rec["metrics"]
+        assert metrics and all(math.isfinite(float(v)) for v in metrics.values() if isinstance(v, (int, float)))
+        losses = [h["train_loss"] for h in rec.get("history", []) if h.get("train_loss") is not None]
+        if len(losses) >= 2:
+            assert losses[-1] < losses[0], losses
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_ddp_two_processes_inside_a_multirun(tmp_path, task):
+    out = run_cli("-m", *TASKS[task], "profile=smoke", *DDP, f"paths.runs={tmp_path}", "logger=wandb")
+    assert out.returncode == 0, out.stderr[-3000:]
+    # the child rank ran the one job it was started for: Hydra launched the 2 jobs once, in this process
+    assert out.stdout.count("Launching 2 jobs") + out.stderr.count("Launching 2 jobs") == 1
+    check_jobs(tmp_path, out)
+
+
+def test_ddp_sweep_through_submitit_local(tmp_path):
+    """The slurm launcher's code path: one submitit task per rank (tasks_per_node from trainer.devices)."""
+    out = run_cli("-m", *TASKS["snli"], "profile=smoke", *DDP, f"paths.runs={tmp_path}", "logger=wandb",
+                  "hydra/launcher=slurm_local")
+    assert out.returncode == 0, out.stderr[-3000:]
+    check_jobs(tmp_path, out)
+
+
+def test_plain_submitit_local_sweep_completes(tmp_path):
+    out = run_cli("-m", *TASKS["snli"], "profile=smoke", "seed=0,1", f"paths.runs={tmp_path}", "logger=none",
+                  "hydra/launcher=submitit_local")
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert [json.loads((f / "run.json").read_text())["status"] for f in job_folders(tmp_path)] == ["finished"] * 2
+
+
+def test_slurm_launcher_follows_the_trainer():
+    out = run_cli("experiment=correia2019/table1_bleu", "profile=paper", "trainer=ddp", "trainer.devices=4",
+                  "trainer.num_nodes=2", "hydra/launcher=slurm", "--cfg", "all", "--resolve", timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    launcher = yaml.safe_load(out.stdout)["hydra"]["launcher"]
+    assert (launcher["tasks_per_node"], launcher["nodes"], launcher["gpus_per_node"]) == (4, 2, 4)
+
+
+def test_submitit_job_with_fewer_tasks_than_devices_is_refused(tmp_path):
+    """A submitit job with one task and 2 devices would make Lightning re-run submitit's command line."""
+    out = run_cli("-m", *TASKS["snli"], "profile=smoke", "trainer=ddp", "trainer.accelerator=cpu",
+                  "trainer.devices=2", "seed=0", f"paths.runs={tmp_path}", "logger=none",
+                  "hydra/launcher=submitit_local")
+    logs = "".join(p.read_text() for p in tmp_path.rglob("*_log.err"))
+    assert "error: this submitit job has 1 task(s) but trainer.devices=2" in logs, logs[-2000:]
