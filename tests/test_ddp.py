@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 pytestmark = pytest.mark.slow
+PROJECT = Path(__file__).resolve().parents[1]
 
 DDP = ["trainer=ddp", "trainer.accelerator=cpu", "trainer.devices=2", "seed=0,1"]
 # the smoke config of each neural task, narrowed to one cell so the multirun is the 2 seeds
@@ -61,6 +62,15 @@ def test_ddp_two_processes_inside_a_multirun(tmp_path, task):
     # the child rank ran the one job it was started for: Hydra launched the 2 jobs once, in this process
     assert out.stdout.count("Launching 2 jobs") + out.stderr.count("Launching 2 jobs") == 1
     check_jobs(tmp_path, out)
+    if task == "snli":
+        # a pipeline's --report-only finds a job run under another launcher and device count: seed 0 of this
+        # sweep is one of the Martins smoke plan's 6 SNLI jobs (identity ignores trainer=ddp, devices, launcher)
+        rep = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+                              "--report-only", "--only", "martins2016/table3_snli", "--out", str(tmp_path / "rep")],
+                             capture_output=True, text=True, timeout=300, cwd=PROJECT,
+                             env={**os.environ, "SPARSELAB_RUNS": str(tmp_path), "OMP_NUM_THREADS": "1"})
+        assert rep.returncode == 0, rep.stderr[-2000:]
+        assert "1 of 6 planned jobs have a finished record" in rep.stdout + rep.stderr
 
 
 def test_ddp_sweep_through_submitit_local(tmp_path):
