@@ -93,6 +93,24 @@ def _rank() -> int:
     return int(env.get("LOCAL_RANK", "0") or 0) + int(env.get("NODE_RANK", "0") or 0)
 
 
+def _on_cuda(cfg: DictConfig) -> bool:
+    accelerator = str(OmegaConf.select(cfg, "trainer.accelerator", default="auto"))
+    return torch.cuda.is_available() and accelerator in ("auto", "gpu", "cuda")
+
+
+def _devices_setup(cfg: DictConfig) -> int | None:
+    """The CPU thread limit of this job (``threads``), or None on a CUDA job: there the CPU only feeds the GPU
+    and 1 thread would starve it. On CUDA, ``engine.float32_matmul_precision`` sets the matmul precision
+    (TF32 for "high")."""
+    if _on_cuda(cfg):
+        torch.set_float32_matmul_precision(str(OmegaConf.select(cfg, "engine.float32_matmul_precision",
+                                                                 default="highest")))
+        return None
+    threads = int(cfg.get("threads", 1))
+    torch.set_num_threads(threads)
+    return threads
+
+
 def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
     """A finished record of this job in a sibling folder named the old way (by the command line's overrides,
     before run folders were named by the job's identity): the job is not run again."""
@@ -121,8 +139,7 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
     from sparselab.data.root import data_root
 
     validate(cfg)
-    threads = int(cfg.get("threads", 1))
-    torch.set_num_threads(threads)
+    threads = _devices_setup(cfg)
     chash = record.config_hash(cfg)
     root = data_root(cfg.data.get("root") if cfg.get("data") else None)
     hashes = datafiles.HashCache(Path(cfg.paths.runs) / ".cache" / "data_sha256.json")

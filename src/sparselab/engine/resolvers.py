@@ -10,6 +10,8 @@ another spelling (``mapping.alpha=1`` / ``1.0``, an explicit default ``seed=0``)
 ``${slurm_tasks:STRATEGY,DEVICES}`` and ``${slurm_gpus:ACCELERATOR,DEVICES}`` tie the submitit launchers'
 ``tasks_per_node`` and ``gpus_per_node`` to the trainer (Lightning's ``SLURMEnvironment`` refuses a job whose
 tasks per node differ from its devices).
+
+``${paper_precision:}`` is the paper profile's training precision on this machine (:func:`_paper_precision`).
 """
 from __future__ import annotations
 
@@ -52,8 +54,18 @@ def _slurm_gpus(accelerator, devices):
     return devices if isinstance(devices, int) and devices > 0 else 1
 
 
+def _paper_precision():
+    """bf16 autocast, except on a CUDA GPU without bf16 (pre-Ampere), which gets fp16 autocast with Lightning's
+    gradient scaler. Precision is part of a job's identity (it changes the numbers)."""
+    import torch
+
+    if torch.cuda.is_available() and not torch.cuda.is_bf16_supported():
+        return "16-mixed"
+    return "bf16-mixed"
+
+
 def register() -> None:
-    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus)):
+    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("paper_precision", _paper_precision)):
         if not OmegaConf.has_resolver(name):
             OmegaConf.register_new_resolver(name, fn)
     if not OmegaConf.has_resolver("by_profile"):
