@@ -16,20 +16,22 @@ checkpoint folder; ``model.pt`` (written by the task, rank 0) holds the same wei
 at every validation: weights, optimizer, Lightning's schedulers, loop progress, every callback's state
 (early stopping, best-checkpoint bookkeeping, α trajectories), the module's own state
 (:mod:`sparselab.training.run_state`: history, counters, the halving rule) and the training loader's
-position and random state (:class:`sparselab.data.resumable.ResumableLoader`, through Lightning's
-stateful-dataloader support, which also resumes a validation in the middle of an epoch). The run folder
+position and random state (:class:`sparselab.data.resumable.ResumableLoader`: Lightning's stateful-dataloader
+interface, also carried as a callback state, :class:`_LoaderState`; a checkpoint in the middle of an epoch
+resumes at its next batch). The run folder
 is the job's identity (``${paths.runs}/<profile>/<experiment>/<job id>``), so a ``last.ckpt`` found
 there is this job's: ``fit`` passes it as ``ckpt_path`` and training goes on from that validation.
 Without one, a stale folder (best files of an attempt killed before its first validation) is deleted.
 ``engine.resume: false`` (re-run finished jobs too) also starts training from step 0. On CPU a resumed
 run ends with the same numbers as an uninterrupted one (``tests/test_resume.py``).
 
-This serves a SLURM requeue through **Lightning's SLURM auto-requeue**: under SLURM (``SLURMEnvironment``,
-``auto_requeue=True`` by default) Lightning catches the ``SIGUSR1`` that ``#SBATCH --signal=SIGUSR1@90``
-sends before the time limit, saves ``hpc_ckpt_<n>.ckpt`` in the trainer's root folder and requeues the
-job; the requeued job re-runs the same command, finds its run folder, and resumes. The ``hpc_ckpt``
-is taken in preference to ``last.ckpt`` when it is newer (:func:`resume_checkpoint`). A job killed without
-warning (SIGKILL, a node failure) resumes from the last validation.
+This serves a SLURM requeue through **Lightning's SLURM auto-requeue** (not submitit's checkpoint hook):
+under SLURM (``SLURMEnvironment``, ``auto_requeue=True`` by default) Lightning catches the ``SIGUSR1`` that
+``#SBATCH --signal=SIGUSR1@90`` sends before the time limit (the launcher config must ask for it), saves
+``hpc_ckpt_<n>.ckpt`` in the run folder (the trainer's root) and requeues the job; the requeued job re-runs
+the same command, finds its run folder and resumes from the newer of that file and ``last.ckpt``
+(:func:`resume_checkpoint`). A job killed without warning (SIGKILL, a node failure) resumes from its last
+validation. Either file is deleted with the checkpoint folder when training is done.
 
 **What runs where under DDP.** Every rank builds the same trainer and calls ``fit`` with the same
 ``ckpt_path`` (each reads the shared run folder before the process group exists; Lightning starts the
