@@ -27,17 +27,8 @@ from training_speed import compose  # noqa: E402
 
 from sparselab.analysis.heads import learned_alphas  # noqa: E402
 from sparselab.models.build import build_model, model_config  # noqa: E402
-from sparselab.tasks import translation as mt  # noqa: E402
-from sparselab.tasks.transformer_translation import train_loader  # noqa: E402
+from sparselab.data import mt_data  # noqa: E402
 from sparselab.training.transformer_module import TransformerModule  # noqa: E402
-
-
-class _Ctx:
-    def __init__(self, d: Path):
-        self.run_dir = d
-
-    def path(self, name: str) -> Path:
-        return self.run_dir / name
 
 
 def main(argv=None) -> int:
@@ -52,14 +43,14 @@ def main(argv=None) -> int:
                        f"paths.runs={os.environ.get('SPARSELAB_RUNS', 'runs')}", *overrides])
         torch.manual_seed(0)
         with tempfile.TemporaryDirectory() as d:
-            data = mt.prepare_data(cfg, _Ctx(Path(d)))
+            data = mt_data.prepare_data(cfg, Path(d) / "vocab.json")
         model = build_model(model_config(cfg.model, data.src, data.tgt))
         module = TransformerModule(model, float(cfg.mapping.alpha), lr=float(cfg.task.lr),
                                    warmup_steps=int(cfg.task.warmup_steps), alpha_lr=cfg.task.get("alpha_lr"))
         opts = module.configure_optimizers()
         opt, sched = opts["optimizer"], opts["lr_scheduler"]["scheduler"]
         alpha0 = learned_alphas(model)
-        loader = train_loader(data.train_ds, data.src, data.tgt, int(cfg.task.batch_tokens), 0)
+        loader = mt_data.token_loader(data.train_ds, data.src, data.tgt, int(cfg.task.batch_tokens), 0)
         it = itertools.chain.from_iterable(itertools.repeat(loader))          # epochs back to back
         model.train()
         secs, cpu, toks, sents = [], [], [], []

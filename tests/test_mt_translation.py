@@ -14,7 +14,9 @@ from sparselab.data import parallel as par
 from sparselab.data.root import PROJECT_ROOT
 from sparselab.data.text import Vocab
 from sparselab.models.build import build_model
-from sparselab.tasks.translation import TokenAccuracy, bleu_scores, forced_candidates, write_lines
+from sparselab.decoding.bleu import bleu_scores, write_lines
+from sparselab.decoding.translation import forced_candidates
+from sparselab.training.translation_module import TokenAccuracy
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")

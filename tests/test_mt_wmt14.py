@@ -12,7 +12,7 @@ from sparselab.data.errors import MissingDataError
 from sparselab.data.root import PROJECT_ROOT
 from sparselab.engine import resolvers
 from sparselab.run import CONF_DIR
-from sparselab.tasks import translation as mt
+from sparselab.data import mt_data as mt
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "wmt14_en_de").is_dir(), reason="../shared/data/wmt14_en_de absent")

@@ -61,3 +61,83 @@ def test_sigkilled_sweep_resumes_without_rerunning(tmp_path):
         assert after[path] == stamp, f"{path} was re-run"
     for name in TABLES:
         assert (tmp_path / "out" / name).read_bytes() == (tmp_path / "out_ref" / name).read_bytes(), name
+
+
+# ------------------------------------------------------------------ resume inside a job
+# A job SIGKILLed after its second validation resumes from checkpoints/last.ckpt (sparselab.training.loop) and, on
+# CPU, ends with exactly the numbers of an uninterrupted run: same weights, optimizer, schedules, early-stopping
+# state, batch order and random draws. Dropout is on so that the process RNG matters.
+TIMING = ("time_s", "_per_s")   # wall-clock numbers differ between any two runs
+
+
+def job(runs: Path, overrides: list[str], **popen):
+    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}
+    cmd = [sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"]
+    return subprocess.Popen(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
+
+
+def validations_saved(runs: Path) -> int:
+    """Validations recorded in the job's last.ckpt (0 while there is none, or it is being written)."""
+    import torch
+
+    for p in runs.rglob("checkpoints/last.ckpt"):
+        try:
+            return len(torch.load(p, map_location="cpu", weights_only=False)["sparselab"]["history"])
+        except Exception:  # noqa: BLE001 -- a file being replaced: try again
+            return 0
+    return 0
+
+
+def the_record(runs: Path) -> dict:
+    (path,) = list(runs.rglob("run.json"))
+    return json.loads(path.read_text())
+
+
+def untimed(metrics: dict) -> dict:
+    return {k: v for k, v in metrics.items() if not k.endswith(TIMING)}
+
+
+RESUMABLE_JOBS = {
+    # inflection: validation at every epoch end (2 batches an epoch), the lr halving rule, bucketed batches
+    "inflection": ["experiment=peters2019/table1_medium", "profile=smoke", "mapping.alpha=1.5",
+                   "mapping.attn_alpha=1.5", "model.dropout=0.3"],
+    # Transformer: validation every 4 steps, inside its first epoch (token-budget batches), learned α
+    # with its trajectory callback, the warm-up schedule stepped by Lightning
+    "transformer": ["experiment=correia2019/table1_bleu", "profile=smoke", "data.pair=de-en", "mapping=alpha_entmax",
+                    "model.dropout=0.1", "trainer.val_check_interval=4", "trainer.max_steps=16"],
+    # SNLI: batches drawn from a torch generator the loader owns, an epoch a validation
+    "snli": ["experiment=martins2016/table3_snli", "profile=smoke", "task.attention=learned", "task.l2=1e-4"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(RESUMABLE_JOBS))
+def test_sigkilled_job_resumes_from_last_validation_with_the_same_numbers(tmp_path, name):
+    overrides = RESUMABLE_JOBS[name]
+    assert job(tmp_path / "ref", overrides).wait(timeout=600) == 0
+    reference = the_record(tmp_path / "ref")
+    assert reference["status"] == "finished" and reference["extra"]["resumed_from_step"] == 0
+    assert len(reference["extra"]["history"]) > 2, "the job must validate more than twice to test resume"
+
+    runs = tmp_path / "runs"
+    proc = job(runs, overrides, start_new_session=True)
+    deadline = time.time() + 600
+    while validations_saved(runs) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert the_record(runs)["status"] == "running", "the job finished before it could be killed"
+    assert (next(runs.rglob("checkpoints")) / "last.ckpt").is_file()
+
+    assert job(runs, overrides).wait(timeout=600) == 0
+    resumed = the_record(runs)
+    assert resumed["status"] == "finished"
+    step = resumed["extra"]["resumed_from_step"]
+    ref_steps = [h["step"] for h in reference["extra"]["history"]]
+    assert step in ref_steps[1:-1], f"resumed from step {step}, not from a validation after the second: {ref_steps}"
+    assert not list(runs.rglob("checkpoints")), "the checkpoint folder outlived the job"
+    # exactly equal: one process, one thread, the same kernels; the resumed run replays the same arithmetic
+    assert untimed(resumed["metrics"]) == untimed(reference["metrics"])
+    assert resumed["extra"]["history"] == reference["extra"]["history"]
+    assert resumed["best"] == reference["best"]
+    assert resumed["extra"].get("alpha_trajectory") == reference["extra"].get("alpha_trajectory")

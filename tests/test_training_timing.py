@@ -52,7 +52,7 @@ def test_translation_module_counts_tokens_and_times_steps(tmp_path, device):
     from sparselab.engine.trainer import make_trainer
     from sparselab.models.attention import GlobalAttention
     from sparselab.models.seq2seq import Seq2Seq
-    from sparselab.tasks.translation import TranslationModule
+    from sparselab.training.translation_module import TranslationModule
 
     voc = Vocab(list("abcdef"))
     rnd = random.Random(0)

@@ -36,7 +36,7 @@ from typing import Iterable
 
 from sparselab.data.errors import DataFormatError, MissingDataError
 from sparselab.data.root import data_root
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 
 FORMATS = ("text", "json", "tags", "xml")
 

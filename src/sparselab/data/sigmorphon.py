@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 from sparselab.data.errors import DataFormatError, MissingDataError
 from sparselab.data.root import data_root
 from sparselab.data.text import PairDataset, Vocab
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 
 DATASET = "sigmorphon2018_task1"
 FOLDERS = ("all", "surprise")

@@ -1,6 +1,7 @@
 """Which failures are the user's to fix, and so print as one line instead of a traceback.
 
-A user error is a bad value on the command line or in a config (:class:`ConfigError`), a
+A user error is a bad value on the command line or in a config (:class:`ConfigError`, defined in the
+leaf module :mod:`sparselab.errors` so that the data layer raises it without importing the engine), a
 malformed data line (:class:`~sparselab.data.errors.DataFormatError`, ``file:line: …``) or a
 dataset that is not there (:class:`~sparselab.data.errors.MissingDataError`, naming the fetch
 command). ``python -m sparselab.run`` prints ``error: <message>`` for these and exits 2; any
@@ -10,10 +11,7 @@ of user errors too.
 from __future__ import annotations
 
 from sparselab.data.errors import DataFormatError, MissingDataError
-
-
-class ConfigError(ValueError):
-    """A config value that cannot work; the message starts with the key (``mapping.alpha: …``)."""
+from sparselab.errors import ConfigError
 
 
 USER_ERRORS: tuple[type[BaseException], ...] = (ConfigError, DataFormatError, MissingDataError)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import shutil
 import time
 from collections import Counter
 from pathlib import Path
@@ -32,6 +31,7 @@ from omegaconf import DictConfig
 
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
+from sparselab.data.resumable import ResumableLoader
 from sparselab.data.text import BucketBatchSampler, PadCollate, Vocab, save_vocabs, to_device
 from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel, beam_search
 from sparselab.engine import record
@@ -39,6 +39,7 @@ from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 from sparselab.models.build import build_model, load_model, model_config, save_model
 from sparselab.models.seq2seq import Seq2Seq
+from sparselab.training import loop
 from sparselab.training.seq2seq_module import Seq2SeqModule, SequenceAccuracy
 
 log = logging.getLogger("sparselab")
@@ -83,7 +84,7 @@ def _loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0):
     collate = PadCollate.from_vocabs(src, tgt)
     if shuffle:
         sampler = BucketBatchSampler(ds, batch_size, seed=int(seed))
-        return ds, torch.utils.data.DataLoader(ds, batch_sampler=sampler, collate_fn=collate, num_workers=0)
+        return ds, ResumableLoader(ds, sampler, collate_fn=collate, num_workers=0)
     return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate,
                                            num_workers=0)
 
@@ -199,8 +200,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
 
 
 def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
-    from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
-
     alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
     train, val, ev, langs = _load(cfg)
     src, tgt = sg.build_vocabs(train)
@@ -215,27 +214,13 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
              len(src), len(tgt), alpha, attn_alpha)
     module = InflectionModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx,
                               lr_rule=str(cfg.task.get("lr_rule", "best")))
-    extra_kw = {"num_sanity_val_steps": 0}
+    extra_kw = {}
     vci = cfg.trainer.get("val_check_interval")
     if isinstance(vci, int):  # Lightning refuses an interval longer than the epoch
         extra_kw["val_check_interval"] = min(vci, len(train_dl))
-    ckpt_dir = ctx.run_dir / "checkpoints"
-    shutil.rmtree(ckpt_dir, ignore_errors=True)  # a killed earlier attempt's files must not be taken as best
-    callbacks = module.callbacks(ckpt_dir, cfg.task.get("early_stopping_patience"),
-                               cfg.task.get("early_stopping_min_delta", 0.0),
-                               cfg.task.get("early_stopping_start", 0.0))
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*callbacks, ValidateOnLastStep()], train_batches=len(train_dl),
-                           **extra_kw)
-    t0 = time.time()
-    trainer.fit(module, train_dl, val_dl)
-    fit_time = time.time() - t0
-    stop = next((c for c in callbacks if hasattr(c, "stopping_reason")), None)
-    stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
-    module.load_best(callbacks[0])     # the best state by val_acc (ModelCheckpoint), weights_only=True
-    shutil.rmtree(ckpt_dir, ignore_errors=True)  # model.pt below holds the same weights plus what rebuilds them
-    # Lightning's teardown leaves the module on the CPU; decode and measure on the device it trained on
-    model.to(trainer.strategy.root_device)
-    model.eval()
+    fitted = loop.fit(module, train_dl, val_dl, cfg, ctx, **extra_kw)
+    if not fitted.is_global_zero:
+        return {}           # DDP: evaluation runs once, on rank 0
     save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, langs)
 
     step_model = Seq2SeqStepModel(model, alpha)
@@ -249,13 +234,12 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     best_acc = module.best_score if module.best_score is not None else -1.0
     metrics.update(sp_metrics)
     metrics.update({"train_samples_per_s": sps, "val_acc_best": best_acc, "best_epoch": float(module.best_epoch),
-                    "fit_time_s": fit_time, "train_samples": float(module.train_samples),
-                    "epochs": float(trainer.current_epoch), "lr_halvings": float(module.lr_halvings())})
+                    "fit_time_s": fitted.fit_time_s, "train_samples": float(module.train_samples),
+                    "epochs": float(fitted.epochs), "lr_halvings": float(module.lr_halvings())})
     ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra.update(sp_extra)
     extra.update({"history": module.history, "examples": examples, "languages": langs,
-                  "n_train": len(train_ds), "model_file": MODEL_FILE, "stopped_early": bool(stopped_early),
-                  "early_stopping_started_epoch": getattr(stop, "started_epoch", None)})
+                  "n_train": len(train_ds), "model_file": MODEL_FILE, **fitted.record()})
     learned = _learned_alphas(model)
     if learned:
         extra["learned_attn_alpha"] = learned

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import shutil
-import time
 
 import torch
 from hydra.utils import instantiate
@@ -29,11 +27,13 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.data import glove, snli
 from sparselab.data.root import data_root
+from sparselab.data.resumable import ResumableLoader
 from sparselab.data.sharding import ShardedBatchSampler
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 from sparselab.models.nli import NLIClassifier
 from sparselab.tasks.multilabel import check_no_mapping
+from sparselab.training import loop
 from sparselab.training.nli_module import NLIModule
 
 log = logging.getLogger("sparselab")
@@ -128,8 +128,7 @@ def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
     gen = torch.Generator().manual_seed(int(seed))
     batches = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(ds, generator=gen), int(batch_size),
                                             drop_last=False)
-    return torch.utils.data.DataLoader(ds, batch_sampler=ShardedBatchSampler(batches), generator=gen,
-                                       collate_fn=collate, num_workers=0)
+    return ResumableLoader(ds, ShardedBatchSampler(batches), generator=gen, collate_fn=collate, num_workers=0)
 
 
 # ------------------------------------------------------------------ evaluation
@@ -198,8 +197,6 @@ def learned_alpha(model) -> float | None:
 
 # ------------------------------------------------------------------ task entry
 def run(cfg: DictConfig, ctx: RunContext) -> dict:
-    from sparselab.engine.trainer import make_trainer
-
     check_no_mapping(cfg)
     tcfg = cfg.task
     variant = str(tcfg.attention)
@@ -224,19 +221,9 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     module = NLIModule(model, lr=float(tcfg.lr), l2=l2, ctx=ctx)
     train_dl = loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed))
     dev_dl = loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size))
-    ckpt_dir = ctx.run_dir / "checkpoints"
-    shutil.rmtree(ckpt_dir, ignore_errors=True)   # a killed earlier attempt's files must not be taken as best
-    callbacks = NLIModule.callbacks(ckpt_dir, tcfg.get("early_stopping_patience"),
-                                    tcfg.get("early_stopping_min_delta", 0.0))
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks, train_batches=len(train_dl), num_sanity_val_steps=0)
-    t0 = time.time()
-    trainer.fit(module, train_dl, dev_dl)
-    fit_time = time.time() - t0
-    stop = next((c for c in callbacks if hasattr(c, "stopping_reason")), None)
-    stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
-    module.load_best(callbacks[0])
-    shutil.rmtree(ckpt_dir, ignore_errors=True)
-    model.to(trainer.strategy.root_device)   # Lightning's teardown leaves it on the CPU
+    fitted = loop.fit(module, train_dl, dev_dl, cfg, ctx)
+    if not fitted.is_global_zero:
+        return {}           # DDP: evaluation runs once, on rank 0
 
     dev_pred, _ = predict(model, dev_dl)
     test_pred, test_w = predict(model, loader(splits["test"].pairs, vocab, int(tcfg.eval_batch_size)))
@@ -247,7 +234,7 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     if alpha is not None:
         metrics["learned_alpha"] = alpha
     metrics.update({"best_epoch": float(module.best_epoch), "epochs": float(len(module.history)),
-                    "fit_time_s": fit_time, "train_samples_per_s": module.train_samples / max(1e-9, module.train_time)})
+                    "fit_time_s": fitted.fit_time_s, "train_samples_per_s": module.train_samples / max(1e-9, module.train_time)})
     ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     shown = example_rows(model, examples, vocab, min(int(tcfg.examples.n_test), len(examples)))
     log_heatmap(ctx, shown, variant)
@@ -258,6 +245,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
         "splits": {k: {"pairs": len(s.pairs), "dropped_no_gold": s.dropped, "lines": s.lines,
                        "labels": s.label_counts, "file": str(cfg.data.splits[k])} for k, s in splits.items()},
         "reductions": reductions(cfg, splits, vectors), "history": module.history, "examples": shown,
-        "stopped_early": bool(stopped_early), "heatmap": HEATMAP if shown and shown[0]["weights"] is not None else None,
+        **fitted.record(), "heatmap": HEATMAP if shown and shown[0]["weights"] is not None else None,
     }
     return {"metrics": metrics, "best": {"val_acc": module.best_score, "epoch": module.best_epoch}, "extra": extra}

@@ -53,7 +53,8 @@ class AlphaTrajectory(L.Callback):
             logger.log_metrics(metrics, step=step)
 
     def on_train_start(self, trainer, pl_module):
-        self.record(trainer, pl_module)   # the initial α: Figure 2 starts there
+        if not self.history:   # the initial α: Figure 2 starts there (a resumed run has it from its checkpoint)
+            self.record(trainer, pl_module)
 
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
         if trainer.global_step % self.every == 0:

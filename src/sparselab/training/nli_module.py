@@ -20,13 +20,17 @@ import torch.nn.functional as F
 from torchmetrics import MeanMetric
 from torchmetrics.classification import MulticlassAccuracy
 
+from sparselab.training.run_state import KeepsRunState
 from sparselab.training.timing import StepTimer
 
 log = logging.getLogger("sparselab")
 METRIC = "val_acc"
 
 
-class NLIModule(L.LightningModule):
+class NLIModule(KeepsRunState, L.LightningModule):
+    metric_name = METRIC
+    metric_mode = "max"
+
     def __init__(self, model, lr: float = 3e-4, l2: float = 0.0, ctx=None, num_classes: int = 3):
         super().__init__()
         self.model, self.lr, self.l2, self.ctx = model, float(lr), float(l2), ctx
@@ -94,8 +98,13 @@ class NLIModule(L.LightningModule):
 
     # ---- model selection
     @staticmethod
-    def callbacks(dirpath: str | Path, patience: int | None = None, min_delta: float = 0.0) -> list[L.Callback]:
+    def callbacks(dirpath: str | Path, early_stopping_patience: int | None = None,
+                  early_stopping_min_delta: float = 0.0, early_stopping_start: float = 0.0) -> list[L.Callback]:
+        """Best state by dev accuracy, early stopping on it when ``early_stopping_patience`` is set (Lightning's
+        own: ``early_stopping_start`` is not used by this task). Same call as ``Seq2SeqModule.callbacks``."""
         from lightning.pytorch.callbacks import EarlyStopping, ModelCheckpoint
+
+        patience, min_delta = early_stopping_patience, early_stopping_min_delta
 
         cbs: list[L.Callback] = [ModelCheckpoint(dirpath=str(dirpath), filename="best", monitor=METRIC, mode="max",
                                                  save_top_k=1, save_weights_only=True, save_last=False,

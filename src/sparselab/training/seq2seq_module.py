@@ -32,6 +32,7 @@ from lightning.pytorch.callbacks import EarlyStopping
 from torchmetrics import Metric, SumMetric
 
 from sparselab import mappings
+from sparselab.training.run_state import KeepsRunState
 from sparselab.training.timing import StepTimer
 
 log = logging.getLogger("sparselab")
@@ -131,14 +132,16 @@ class EarlyStoppingAfterStart(EarlyStopping):
         super()._run_early_stopping_check(trainer)
 
     def state_dict(self) -> dict:
-        return {**super().state_dict(), "first": self.first, "started": self.started}
+        return {**super().state_dict(), "first": self.first, "started": self.started,
+                "started_epoch": self.started_epoch}
 
     def load_state_dict(self, state: dict) -> None:
         super().load_state_dict(state)
         self.first, self.started = state.get("first"), bool(state.get("started", True))
+        self.started_epoch = state.get("started_epoch", self.started_epoch)
 
 
-class Seq2SeqModule(L.LightningModule):
+class Seq2SeqModule(KeepsRunState, L.LightningModule):
     """``model``: an ``nn.Module`` with ``forward(src, src_len, tgt_in) -> logits (B,T,V)`` and a
     ``tgt_pad_id`` attribute (e.g. :class:`sparselab.models.seq2seq.Seq2Seq`)."""
 
@@ -161,6 +164,7 @@ class Seq2SeqModule(L.LightningModule):
         self.best_epoch = -1
         self.train_samples = 0
         self.timer = StepTimer()
+        self._plateau_state: dict | None = None   # a resumed run's halving-rule state, until configure_optimizers
 
     # ---- what a task adds
     def make_metric(self) -> Metric:
@@ -186,7 +190,23 @@ class Seq2SeqModule(L.LightningModule):
         else:
             self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
                                                                       patience=self.lr_patience, threshold=0.0)
+        if self._plateau_state is not None:
+            self.plateau.load_state_dict(self._plateau_state)
+            self._plateau_state = None
         return opt
+
+    # ---- resume (sparselab.training.run_state): the halving rule is stepped by hand, so not Lightning's to save
+    def run_state(self) -> dict:
+        plateau = getattr(self, "plateau", None)
+        return {**super().run_state(), "plateau": plateau.state_dict() if plateau is not None else None}
+
+    def load_run_state(self, state: dict) -> None:
+        super().load_run_state(state)
+        if state.get("plateau") is not None:
+            if getattr(self, "plateau", None) is not None:   # a strategy that restores after setup
+                self.plateau.load_state_dict(state["plateau"])
+            else:
+                self._plateau_state = state["plateau"]
 
     def _lr(self):
         opts = self.trainer.optimizers if self._trainer is not None else []

@@ -46,6 +46,14 @@ class StepTimer:
         self._collect(wait=True)
         return self._totals.get(key, 0.0)
 
+    def state_dict(self) -> dict[str, float]:
+        """The totals so far (a resumed run goes on adding to them)."""
+        self._collect(wait=True)
+        return dict(self._totals)
+
+    def load_state_dict(self, state: dict[str, float]) -> None:
+        self._totals = {str(k): float(v) for k, v in state.items()}
+
     def _add(self, seconds: float, keys) -> None:
         for k in keys:
             self._totals[k] = self._totals.get(k, 0.0) + seconds

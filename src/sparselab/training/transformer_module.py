@@ -1,6 +1,6 @@
 """The LightningModule of the adaptively sparse Transformer (Correia, Niculae & Martins 2019).
 
-What it adds to :class:`sparselab.tasks.translation.TranslationModule` (teacher-forced token accuracy for model
+What it adds to :class:`sparselab.training.translation_module.TranslationModule` (teacher-forced token accuracy for model
 selection, target-token speed counting):
 
 * **Optimiser and schedule of the paper**: Adam (β = (0.9, 0.98), ε = 1e-9) with a linear warm-up over
@@ -21,7 +21,7 @@ import torch
 
 from sparselab import mappings
 from sparselab.analysis.heads import HeadStatistics
-from sparselab.tasks.translation import TranslationModule
+from sparselab.training.translation_module import TranslationModule
 
 
 def inverse_sqrt(warmup_steps: int):

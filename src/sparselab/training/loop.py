@@ -1,0 +1,180 @@
+"""The one training loop under every neural task: build the trainer, fit with model selection and early
+stopping, resume inside a job, keep the best state, clean up. Rank-aware under DDP.
+
+A task calls :func:`fit` with its LightningModule (one of ``sparselab.training.*_module``: it gives the
+model-selection callbacks, :meth:`callbacks`, named by ``metric_name``) and its loaders, then evaluates
+when :attr:`Fitted.is_global_zero` (other DDP ranks return at once: evaluation and beam search run on
+rank 0 only, unsharded, so every number in a record comes from one process's full decode).
+
+**Model selection.** ``<run dir>/checkpoints/best.ckpt`` (weights only) is the state with the best
+validation metric (the module's ``ModelCheckpoint``); early stopping when ``task.early_stopping_patience``
+is set. After ``fit`` rank 0 loads the best state into the module and, behind a barrier
+(``trainer.strategy.barrier``: no rank leaves while the files may still be read), deletes the
+checkpoint folder; ``model.pt`` (written by the task, rank 0) holds the same weights.
+
+**Resume inside a job.** A second ``ModelCheckpoint`` (no monitor, top 1) writes ``checkpoints/last.ckpt``
+at every validation: weights, optimizer, Lightning's schedulers, loop progress, every callback's state
+(early stopping, best-checkpoint bookkeeping, α trajectories), the module's own state
+(:mod:`sparselab.training.run_state`: history, counters, the halving rule) and the training loader's
+position and random state (:class:`sparselab.data.resumable.ResumableLoader`: Lightning's stateful-dataloader
+interface, also carried as a callback state, :class:`_LoaderState`; a checkpoint in the middle of an epoch
+resumes at its next batch). The run folder
+is the job's identity (``${paths.runs}/<profile>/<experiment>/<job id>``), so a ``last.ckpt`` found
+there is this job's: ``fit`` passes it as ``ckpt_path`` and training goes on from that validation.
+Without one, a stale folder (best files of an attempt killed before its first validation) is deleted.
+``engine.resume: false`` (re-run finished jobs too) also starts training from step 0. On CPU a resumed
+run ends with the same numbers as an uninterrupted one (``tests/test_resume.py``).
+
+This serves a SLURM requeue through **Lightning's SLURM auto-requeue** (not submitit's checkpoint hook):
+under SLURM (``SLURMEnvironment``, ``auto_requeue=True`` by default) Lightning catches the ``SIGUSR1`` that
+``#SBATCH --signal=SIGUSR1@90`` sends before the time limit (the launcher config must ask for it), saves
+``hpc_ckpt_<n>.ckpt`` in the run folder (the trainer's root) and requeues the job; the requeued job re-runs
+the same command, finds its run folder and resumes from the newer of that file and ``last.ckpt``
+(:func:`resume_checkpoint`). A job killed without warning (SIGKILL, a node failure) resumes from its last
+validation. Either file is deleted with the checkpoint folder when training is done.
+
+**What runs where under DDP.** Every rank builds the same trainer and calls ``fit`` with the same
+``ckpt_path`` (each reads the shared run folder before the process group exists; Lightning starts the
+other ranks inside rank 0's ``fit``, so none of them can see a checkpoint that rank 0 has not). Rank 0
+alone deletes the stale folder (``rank_zero_only``) and, after the barrier, the checkpoint folder;
+Lightning writes checkpoints from rank 0 only. Validation metrics come from torchmetrics states, whose
+``compute`` all-reduces them: every rank logs the same value (so ``sync_dist`` is not needed for them).
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import lightning as L
+from lightning.pytorch.utilities import rank_zero_only
+from omegaconf import DictConfig, OmegaConf
+
+from sparselab.engine.context import RunContext
+
+log = logging.getLogger("sparselab")
+CHECKPOINTS = "checkpoints"
+LAST = "last.ckpt"
+
+
+@dataclass
+class Fitted:
+    """What :func:`fit` hands back: the trainer and the facts of the fit for the run record."""
+    trainer: L.Trainer
+    fit_time_s: float            # this process's fit (a resumed run: since it resumed)
+    stopped_early: bool
+    early_stopping_started_epoch: int | None
+    resumed_from_step: int       # 0 when training started from scratch
+
+    @property
+    def is_global_zero(self) -> bool:
+        return self.trainer.is_global_zero
+
+    @property
+    def steps(self) -> int:
+        return int(self.trainer.global_step)
+
+    @property
+    def epochs(self) -> int:
+        return int(self.trainer.current_epoch)
+
+    def record(self) -> dict:
+        """The record's ``extra`` entries of the fit."""
+        return {"stopped_early": self.stopped_early, "resumed_from_step": self.resumed_from_step,
+                "early_stopping_started_epoch": self.early_stopping_started_epoch}
+
+
+class _ResumedFrom(L.Callback):
+    """The global step training starts from (after a checkpoint was restored; 0 when fresh)."""
+
+    def __init__(self):
+        self.step = 0
+
+    def on_train_start(self, trainer, pl_module):
+        self.step = int(trainer.global_step)
+        if self.step:
+            log.info("resumed from step %d (epoch %d)", self.step, trainer.current_epoch)
+
+
+class _LoaderState(L.Callback):
+    """Carries the training loader's state (:class:`~sparselab.data.resumable.ResumableLoader`) in every
+    checkpoint as a callback state, which Lightning always restores. Its own stateful-dataloader path
+    restores a loader only when it restarts inside an epoch (or trains by steps): an epoch-based run
+    resumed at an epoch's end would start its next epoch with the first epoch's batches. Where both
+    apply, the loader gets the same state twice (``load_state_dict`` sets, it does not add)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def state_dict(self) -> dict:
+        return self.loader.state_dict()
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self.loader.load_state_dict(state_dict)
+
+
+def resume_checkpoint(ckpt_dir: Path, root: Path) -> Path | None:
+    """The checkpoint to resume from: the newer of ``<ckpt_dir>/last.ckpt`` and the newest
+    ``hpc_ckpt_<n>.ckpt`` Lightning's SLURM requeue left in ``root`` (None: neither)."""
+    found = [p for p in [ckpt_dir / LAST] if p.is_file()]
+    hpc = sorted(root.glob("hpc_ckpt_*.ckpt"), key=lambda p: int(p.stem.rsplit("_", 1)[-1]))
+    found += hpc[-1:]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+
+@rank_zero_only
+def _remove(run_dir: Path, why: str) -> None:
+    """Delete the checkpoint folder and any SLURM requeue checkpoint (rank 0 only)."""
+    ckpt_dir = run_dir / CHECKPOINTS
+    if ckpt_dir.exists():
+        log.info("removing %s: %s", ckpt_dir, why)
+        shutil.rmtree(ckpt_dir, ignore_errors=True)
+    for p in run_dir.glob("hpc_ckpt_*.ckpt"):
+        p.unlink(missing_ok=True)
+
+
+def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunContext, callbacks=(),
+        **trainer_overrides) -> Fitted:
+    """Train ``module`` (module docstring); the best state is loaded into it on rank 0, on the device it
+    trained on, in eval mode. ``callbacks`` are the task's own (e.g. the α trajectory);
+    ``trainer_overrides`` go to :func:`sparselab.engine.trainer.make_trainer`."""
+    from lightning.pytorch.callbacks import ModelCheckpoint
+
+    from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
+
+    run_dir = Path(ctx.run_dir)
+    ckpt_dir = run_dir / CHECKPOINTS
+    resume = bool(OmegaConf.select(cfg, "engine.resume", default=True))
+    ckpt_path = resume_checkpoint(ckpt_dir, run_dir) if resume else None
+    if ckpt_path is None:
+        # a killed earlier attempt's best file must not be taken for this run's
+        _remove(run_dir, "no checkpoint to resume from" if resume else "engine.resume=false")
+    tc = cfg.task
+    selection = module.callbacks(ckpt_dir, tc.get("early_stopping_patience"), tc.get("early_stopping_min_delta", 0.0),
+                                 tc.get("early_stopping_start", 0.0))
+    # The whole state at every validation, for resume: a top-1 checkpoint without a monitor is the latest one.
+    # (save_last=True would write last.ckpt only beside another file saved at the same step: a second full copy.)
+    last = ModelCheckpoint(dirpath=str(ckpt_dir), filename=LAST.removesuffix(".ckpt"), monitor=None, save_top_k=1,
+                           enable_version_counter=False)
+    resumed = _ResumedFrom()
+    if hasattr(train_dl, "state_dict") and hasattr(train_dl, "load_state_dict"):
+        callbacks = [_LoaderState(train_dl), *callbacks]
+    # Lightning orders checkpoint callbacks last, in this order: last.ckpt then holds the best one's new state
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*selection, last, ValidateOnLastStep(), resumed, *callbacks],
+                           train_batches=len(train_dl), **{"num_sanity_val_steps": 0, **trainer_overrides})
+    t0 = time.time()
+    # weights_only=False: our own checkpoint, which holds RNG states (numpy arrays) and scheduler dicts
+    trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=False)
+    fit_time = time.time() - t0
+    stop = next((c for c in selection if hasattr(c, "stopping_reason")), None)
+    stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
+    if trainer.is_global_zero:
+        module.load_best(selection[0])     # the best state by the module's metric, weights_only=True
+    trainer.strategy.barrier("sparselab.loop: best state loaded")
+    _remove(run_dir, "training done; model.pt keeps the best weights")
+    # Lightning's teardown leaves the module on the CPU; evaluate on the device it trained on
+    module.to(trainer.strategy.root_device)
+    module.eval()
+    return Fitted(trainer, fit_time, bool(stopped_early), getattr(stop, "started_epoch", None), resumed.step)
