@@ -164,6 +164,10 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     # Lightning orders checkpoint callbacks last, in this order: last.ckpt then holds the best one's new state
     trainer = make_trainer(cfg.trainer, ctx, callbacks=[*selection, last, ValidateOnLastStep(), resumed, *callbacks],
                            train_batches=len(train_dl), **{"num_sanity_val_steps": 0, **trainer_overrides})
+    # Lightning keeps each submodule's train/eval mode as it finds it at fit start (and restores it after every
+    # validation), so a model left in eval mode by an analysis before fit (the Transformer's step-0 head
+    # statistics) would train without dropout.
+    module.train()
     t0 = time.time()
     # weights_only=False: our own checkpoint, which holds RNG states (numpy arrays) and scheduler dicts
     trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=False)
