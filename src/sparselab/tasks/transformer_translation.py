@@ -159,7 +159,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     for kind, layers in heads["density"].items():
         all_heads = [d for v in layers.values() for d in v]
         metrics[f"density_{kind}"] = sum(all_heads) / max(1, len(all_heads))
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra = {**mt.data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra},
              "extra_test": extra_sets, "history": module.history, "stopped_early": fitted["stopped_early"],
              "model_file": MODEL_FILE, "alpha_trajectory": trajectory.to_record(),

@@ -452,7 +452,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
     metrics.update(sp_metrics)
     metrics.update(training_metrics(module, fitted, data))
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra}, "extra_test": extra_sets,
              "history": module.history, "stopped_early": fitted["stopped_early"], "autocomplete": auto,
              "model_file": MODEL_FILE, **sp_extra}
