@@ -54,17 +54,18 @@ def _tensorboard(run_dir: Path):
 
         # version "" : the event files sit in <run dir>/tensorboard itself, one folder per run
         return TensorBoardLogger(save_dir=str(run_dir), name="tensorboard", version="", default_hp_metric=False)
-    except ModuleNotFoundError as err:   # neither tensorboard nor tensorboardX is installed
+    except ModuleNotFoundError:   # neither tensorboard nor tensorboardX is installed
         from sparselab.engine.errors import ConfigError
 
-        raise ConfigError(f"logger=tensorboard needs the tensorboard package ({err}); pip install tensorboard, "
-                          "or use logger=wandb") from None
+        raise ConfigError("logger=tensorboard needs the tensorboard package, which is not installed: "
+                          "pip install tensorboard, or use logger=wandb") from None
 
 
 def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
     """``log_fn``, ``lightning_logger_fn`` and ``callbacks_fn`` of the run's RunContext."""
     backend = cfg.logger.get("backend", "wandb") if cfg.get("logger") is not None else "none"
-    made: list = []
+    # a missing tensorboard package stops the run here, before any training
+    made: list = [_tensorboard(run_dir)] if run is None and backend == "tensorboard" else []
 
     def lightning_logger():
         if not made:

@@ -383,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--project", default=os.environ.get("WANDB_PROJECT", "sparselab"))
     ap.add_argument("--out", default=None, help="outline directory (default reports/<paper>/<profile>)")
     args = ap.parse_args(argv)
-    online = os.environ.get("WANDB_MODE", "offline").lower() not in OFFLINE_MODES
+    online = (os.environ.get("WANDB_MODE") or "offline").lower() not in OFFLINE_MODES   # unset or empty: offline
     report = build(args.paper, args.profile, args.entity, args.project)
     path = Path(report_dir(args.paper, args.profile, args.out)) / "wandb_report.md"
     path.write_text(outline(report, args.profile) + "\n", encoding="utf-8")
