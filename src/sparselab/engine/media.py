@@ -1,16 +1,11 @@
 """Histograms, images and tables into the run's Lightning loggers (W&B or TensorBoard), and the tables a finished
 run's record holds (issue 23).
 
-One function per kind of media, each writing to every logger it is given in that logger's own form:
-
-=============  ==========================================  ==============================================
-kind           W&B (``WandbLogger``)                       TensorBoard (``TensorBoardLogger``)
-=============  ==========================================  ==============================================
-histogram      ``wandb.Histogram`` at ``trainer/global_step``  ``SummaryWriter.add_histogram``
-figure         ``wandb.Image`` of the matplotlib figure    ``add_figure``
-table          ``wandb.Table``                             ``add_text``: the table as Markdown
-=============  ==========================================  ==============================================
-
+:func:`log_media` writes one validation's histograms, pictures and scalars to every logger it is given, each in
+that logger's own form (W&B: ``wandb.Histogram`` / ``wandb.Image`` in one row at ``trainer/global_step``;
+TensorBoard: ``add_histogram`` / ``add_image`` / ``add_scalar``); :func:`log_table` writes a table (W&B: a
+``wandb.Table``; TensorBoard: ``add_text`` of the table as Markdown), :func:`log_image_file` a PNG the run wrote.
+Attention maps become a picture without a plotting library's figure (:func:`heatmap_grid`: a few milliseconds).
 Any other logger gets nothing. :func:`record_tables` reads the example tables of a finished run from its
 record's ``extra`` (inflection output sets, MT autocomplete sets, SNLI attention, label proportions per seed,
 the Transformer's heads);
@@ -21,6 +16,7 @@ the Transformer's heads);
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -40,38 +36,76 @@ def _kind(logger) -> str | None:
     return None
 
 
-def log_histogram(loggers: Iterable, key: str, values, step: int) -> None:
-    """A histogram of ``values`` (any array-like of numbers; nothing is logged when it is empty)."""
-    values = np.asarray(values, dtype=np.float64).reshape(-1)
-    if values.size == 0:
+@dataclass
+class Histogram:
+    values: Any
+
+
+@dataclass
+class Picture:
+    """An RGB image as an (H, W, 3) uint8 array (W&B saves a float array in [0, 1] as a black PNG, STACK.md)."""
+    array: np.ndarray
+    caption: str = ""
+
+
+def log_media(loggers: Iterable, items: dict[str, Any], step: int) -> None:
+    """Histograms, pictures and scalars of one validation, as one W&B row (one ``log`` call: cheaper than one per
+    key, and every key sits at the same ``trainer/global_step``). An empty histogram is left out."""
+    items = {k: v for k, v in items.items()
+             if not (isinstance(v, Histogram) and np.asarray(v.values).size == 0)}
+    if not items:
         return
     for lg in loggers:
         kind = _kind(lg)
         if kind == "wandb":
             import wandb
 
-            # few distinct values (supports, α of 8 heads): one bin per value
-            bins = min(64, max(1, len(np.unique(values))))
-            lg.log_metrics({key: wandb.Histogram(values, num_bins=bins)}, step=step)
+            row = {}
+            for key, v in items.items():
+                if isinstance(v, Histogram):
+                    values = np.asarray(v.values, dtype=np.float64).reshape(-1)
+                    # few distinct values (supports, α of a few heads): one bin per value
+                    row[key] = wandb.Histogram(values, num_bins=min(64, max(1, len(np.unique(values)))))
+                elif isinstance(v, Picture):
+                    row[key] = wandb.Image(v.array, caption=v.caption or None)
+                else:
+                    row[key] = v
+            lg.log_metrics(row, step=step)
         elif kind == "tensorboard":
-            lg.experiment.add_histogram(key, values, global_step=step)
+            w = lg.experiment
+            for key, v in items.items():
+                if isinstance(v, Histogram):
+                    w.add_histogram(key, np.asarray(v.values, dtype=np.float64).reshape(-1), global_step=step)
+                elif isinstance(v, Picture):
+                    w.add_image(key, v.array, global_step=step, dataformats="HWC")
+                else:
+                    w.add_scalar(key, float(v), global_step=step)
 
 
-def log_figure(loggers: Iterable, key: str, fig, step: int | None = None) -> None:
-    """A matplotlib figure as an image (the figure is closed afterwards)."""
-    import matplotlib.pyplot as plt
+def log_histogram(loggers: Iterable, key: str, values, step: int) -> None:
+    """A histogram of ``values`` (any array-like of numbers; nothing is logged when it is empty)."""
+    log_media(loggers, {key: Histogram(values)}, step)
 
-    try:
-        for lg in loggers:
-            kind = _kind(lg)
-            if kind == "wandb":
-                import wandb
 
-                lg.log_metrics({key: wandb.Image(fig)}, step=step)
-            elif kind == "tensorboard":
-                lg.experiment.add_figure(key, fig, global_step=step or 0, close=False)
-    finally:
-        plt.close(fig)
+def heatmap_grid(rows: Sequence[Sequence[np.ndarray]], cell: int = 64, gap: int = 2, cmap: str = "Blues") -> np.ndarray:
+    """Attention maps as one RGB uint8 picture, without a plotting library's figure: row r, column c is the map
+    ``rows[r][c]`` (weights in [0, 1]) scaled to ``cell`` × ``cell`` pixels (nearest neighbour), on white."""
+    import matplotlib
+
+    colormap = matplotlib.colormaps[cmap]
+    n_cols = max(len(r) for r in rows)
+    out = np.full((len(rows) * (cell + gap) + gap, n_cols * (cell + gap) + gap, 3), 255, dtype=np.uint8)
+    for i, maps in enumerate(rows):
+        for j, m in enumerate(maps):
+            m = np.asarray(m, dtype=np.float64)
+            if m.size == 0:
+                continue
+            ys = np.arange(cell) * m.shape[0] // cell
+            xs = np.arange(cell) * m.shape[1] // cell
+            rgb = colormap(np.clip(m[np.ix_(ys, xs)], 0.0, 1.0))[..., :3]
+            y0, x0 = gap + i * (cell + gap), gap + j * (cell + gap)
+            out[y0:y0 + cell, x0:x0 + cell] = (255 * rgb).round().astype(np.uint8)
+    return out
 
 
 def log_image_file(loggers: Iterable, key: str, path: Path, step: int | None = None) -> None:

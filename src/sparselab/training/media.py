@@ -15,8 +15,8 @@ on it and logs to the trainer's loggers, through :mod:`sparselab.engine.media` (
 * **SNLI** (Martins & Astudillo 2016; a batch with ``premise``): ``attended_words_hist`` (premise words with
   nonzero weight per pair); a learned attention α as ``alpha/<module name>``.
 
-Nothing runs without a logger (``logger=none``), and the cost is one forward of one batch and one small figure
-per validation; there are no per-step media.
+Nothing runs without a logger (``logger=none``). The cost is one forward of a few sentences and one picture built
+with numpy (no plotting figure) per validation, logged as one W&B row; there are no per-step media.
 """
 from __future__ import annotations
 
@@ -63,95 +63,65 @@ class ValidationMedia(L.Callback):
     def on_validation_epoch_end(self, trainer, pl_module):
         if trainer.sanity_checking or not trainer.loggers or self.batch is None:
             return
-        loggers, step = trainer.loggers, int(trainer.global_step)
         model = getattr(pl_module, "model", pl_module)
         was_training = model.training
         model.eval()
         try:
             batch = _to(self.batch, pl_module.device)
             if "premise" in batch:
-                self._nli(loggers, step, pl_module, model, batch)
+                items = self._nli(model, batch)
             elif hasattr(model, "heads"):
-                self._transformer(loggers, step, pl_module, model, batch)
+                items = self._transformer(pl_module, model, batch)
             elif "tgt_in" in batch:
-                self._seq2seq(loggers, step, pl_module, model, batch)
+                items = self._seq2seq(pl_module, model, batch)
+            else:
+                items = {}
         finally:
             model.train(was_training)
+        media.log_media(trainer.loggers, items, int(trainer.global_step))
 
-    # ---- per model kind
-    def _transformer(self, loggers, step, pl_module, model, b):
+    # ---- per model kind: {key: Histogram | Picture | float}
+    def _transformer(self, pl_module, model, b) -> dict:
         _, maps = model(b["src"], b["src_len"], b["tgt_in"], return_attn=True)
+        items: dict = {}
         by_kind: dict[str, list[float]] = {}
         for (kind, _), (_, mod) in learnable_normalizers(model).items():
             by_kind.setdefault(kind, []).extend(float(a) for a in mod.alpha.detach().reshape(-1).cpu())
-        for kind, alphas in by_kind.items():
-            media.log_histogram(loggers, f"alpha_hist/{kind}", alphas, step)
+        items.update({f"alpha_hist/{kind}": media.Histogram(alphas) for kind, alphas in by_kind.items()})
         stats = getattr(pl_module, "head_stats", None)
         if stats is not None:
             density = {k: [d for layer in v.values() for d in layer] for k, v in stats.per_head_density().items()}
         else:
             density = {k: [float(d) for attn in maps.of(k) for d in head_density(attn, *maps.masks(k), k)]
                        for k in KINDS}
-        for kind, values in density.items():
-            media.log_histogram(loggers, f"density_hist/{kind}", values, step)
+        items.update({f"density_hist/{kind}": media.Histogram(v) for kind, v in density.items()})
         src_n, tgt_n = int(maps.src_mask[0].sum()), int(maps.tgt_mask[0].sum())
         cut = {"enc_self": (src_n, src_n), "dec_self": (tgt_n, tgt_n), "context": (tgt_n, src_n)}
-        rows = [(k, maps.of(k)[-1][0, : self.max_heads, : cut[k][0], : cut[k][1]]) for k in KINDS]
-        media.log_figure(loggers, "attention/maps", _maps_figure(rows, f"step {step}: last layer, first sentence"),
-                         step)
+        rows = [[h.cpu().numpy() for h in maps.of(k)[-1][0, : self.max_heads, : cut[k][0], : cut[k][1]]]
+                for k in KINDS]
+        items["attention/maps"] = media.Picture(media.heatmap_grid(rows), caption=(
+            "last layer, first validation sentence; rows: " + ", ".join(KINDS) + "; columns: heads"))
+        return items
 
-    def _seq2seq(self, loggers, step, pl_module, model, b):
+    def _seq2seq(self, pl_module, model, b) -> dict:
         logits, attn = model(b["src"], b["src_len"], b["tgt_in"], return_attn=True)
         pad = getattr(pl_module, "pad_id", getattr(model, "tgt_pad_id", 0))
         keep = b["tgt_out"] != pad
         alpha = pl_module.output_alpha() if hasattr(pl_module, "output_alpha") else getattr(pl_module, "alpha", 1.0)
         probs = mappings.entmax(logits.float(), alpha if torch.is_tensor(alpha) else float(alpha), dim=-1)
-        media.log_histogram(loggers, "attn_support_hist", (attn > 0).sum(-1)[keep].cpu(), step)
-        media.log_histogram(loggers, "out_support_hist", (probs > 0).sum(-1)[keep].cpu(), step)
-        rows = []
-        for i in range(attn.size(0)):
-            t, s = int(keep[i].sum()), int(b["src_len"][i])
-            rows.append((f"item {i}", attn[i, :t, :s].unsqueeze(0)))
-        media.log_figure(loggers, "attention/maps", _maps_figure(rows, f"step {step}: attention (target × source)"),
-                         step)
-        self._learned_alpha(loggers, step, model)
+        rows = [[attn[i, : int(keep[i].sum()), : int(b["src_len"][i])].cpu().numpy()] for i in range(attn.size(0))]
+        return {"attn_support_hist": media.Histogram((attn > 0).sum(-1)[keep].cpu().numpy()),
+                "out_support_hist": media.Histogram((probs > 0).sum(-1)[keep].cpu().numpy()),
+                "attention/maps": media.Picture(media.heatmap_grid(rows), caption=(
+                    "one row per validation item: target (down) × source (across)")),
+                **self._learned_alpha(model)}
 
-    def _nli(self, loggers, step, pl_module, model, b):
+    def _nli(self, model, b) -> dict:
         _, p = model(b["premise"], b["premise_len"], b["hypothesis"], b["hypothesis_len"])
-        if p is not None:
-            media.log_histogram(loggers, "attended_words_hist", (p > 0).sum(-1).cpu(), step)
-        self._learned_alpha(loggers, step, model)
+        items = {} if p is None else {"attended_words_hist": media.Histogram((p > 0).sum(-1).cpu().numpy())}
+        return {**items, **self._learned_alpha(model)}
 
     @staticmethod
-    def _learned_alpha(loggers, step, model):
-        alphas = {f"alpha/{name}": float(mod.alpha.detach().reshape(-1)[0]) for name, mod in model.named_modules()
-                  if isinstance(mod, mappings.Entmax) and mod.learnable}
-        if alphas:
-            for lg in loggers:
-                lg.log_metrics(alphas, step=step)
-
-
-def _maps_figure(rows: list[tuple[str, torch.Tensor]], title: str):
-    """One row of heatmaps per (label, maps (H, Lq, Lk)); small and cheap (no tick labels)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    cols = max(1, max(int(m.size(0)) for _, m in rows))
-    fig, axes = plt.subplots(len(rows), cols, figsize=(max(3.0, 1.3 * cols + 0.6), 1.3 * len(rows) + 0.5), squeeze=False,
-                             dpi=72)
-    for r, (label, maps) in enumerate(rows):
-        for h in range(cols):
-            ax = axes[r][h]
-            ax.set_xticks([])
-            ax.set_yticks([])
-            if h < maps.size(0):
-                ax.imshow(maps[h].float().cpu().numpy(), vmin=0, vmax=1, cmap="Blues", aspect="auto")
-                if r == 0:
-                    ax.set_title(f"head {h}", fontsize=7)
-            else:
-                ax.axis("off")
-        axes[r][0].set_ylabel(label, fontsize=7)
-    fig.suptitle(title, fontsize=8)
-    return fig
+    def _learned_alpha(model) -> dict:
+        return {f"alpha/{name}": float(mod.alpha.detach().reshape(-1)[0]) for name, mod in model.named_modules()
+                if isinstance(mod, mappings.Entmax) and mod.learnable}
