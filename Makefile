@@ -60,8 +60,8 @@ reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transforme
 		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md
 	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE)
 
-wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu
-	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu)
+wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu [ENTITY=… PROJECT=…]
+	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu) $(if $(ENTITY),--entity $(ENTITY)) $(if $(PROJECT),--project $(PROJECT))
 
 data-check: setup ## verify the datasets a profile reads against their checksums: make data-check PROFILE=smoke|cpu|paper (default cpu)
 	$(PY) -m sparselab.data check --profile $(or $(PROFILE),cpu)

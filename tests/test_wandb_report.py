@@ -9,8 +9,8 @@ from sparselab.reports import wandb_report as W
 
 # (paper, panel title, the metrics it plots as the outline names them)
 EXPECTED = [
-    ("martins2016", "micro-F1 by dataset and loss", "test/micro_f1"),
-    ("martins2016", "macro-F1 by dataset and loss", "test/macro_f1"),
+    ("martins2016", "micro-F1 by dataset and loss", "micro_f1"),
+    ("martins2016", "macro-F1 by dataset and loss", "macro_f1"),
     ("martins2016", "K=10: MSE vs length", "config.data.length summary.mse"),
     ("martins2016", "K=50: JS vs length", "config.data.length summary.js"),
     ("martins2016", "SNLI test accuracy by attention and L2", "test_acc"),
@@ -21,11 +21,11 @@ EXPECTED = [
     ("peters2019", "output support vs output α", "config.mapping.alpha summary.out_support"),
     ("peters2019", "BLEU vs α", "config.mapping.alpha summary.bleu"),
     ("peters2019", "dev accuracy (learning curves)", "trainer/global_step val_acc"),
-    ("correia2019", "test tokenized BLEU by normalizer", "final/bleu_tok"),
-    ("correia2019", "test SacreBLEU by normalizer", "final/bleu"),
+    ("correia2019", "test tokenized BLEU by normalizer", "bleu_tok"),
+    ("correia2019", "test SacreBLEU by normalizer", "bleu"),
     ("correia2019", "validation loss", "trainer/global_step val_loss"),
     ("correia2019", "validation accuracy", "trainer/global_step val_acc"),
-    ("correia2019", "test tokenized BLEU vs output α", "summary.final/output_alpha summary.final/bleu_tok"),
+    ("correia2019", "test tokenized BLEU vs output α", "summary.output_alpha summary.bleu_tok"),
     ("correia2019", "α: encoder self-attention", "trainer/global_step regex ^alpha/enc_self/.*"),
     ("correia2019", "α: context attention", "trainer/global_step regex ^alpha/context/.*"),
     ("correia2019", "JS: decoder self-attention", "trainer/global_step regex ^js/dec_self/.*"),

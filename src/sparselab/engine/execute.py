@@ -222,8 +222,7 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
         finished_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
     record.write(run_dir, rec)
-    if run is not None:
-        run.summary.update({k: v for k, v in rec["metrics"].items() if isinstance(v, (int, float))})
+    wandb_run.log_record(ctx, run, rec)
     wandb_run.finish(run)
     log.info("finished %s in %.1fs: %s", run_dir, wall, _short(rec["metrics"]))
     return rec
@@ -234,21 +233,9 @@ def _short(metrics: dict[str, Any]) -> str:
 
 
 def _context(cfg: DictConfig, run_dir: Path, run, interactive: bool) -> RunContext:
-    def log_fn(metrics, step):
-        if run is not None:
-            run.log(metrics, step=step)
-
-    def lightning_logger():
-        if run is None:
-            return None
-        from lightning.pytorch.loggers import WandbLogger
-
-        return WandbLogger(experiment=run)
-
     return RunContext(
         run_dir=run_dir,
-        log_fn=log_fn,
-        lightning_logger_fn=lightning_logger,
+        **wandb_run.context_loggers(cfg, run_dir, run),
         log_every_n_steps=int(OmegaConf.select(cfg, "trainer.log_every_n_steps", default=50)),
         progress_bar=interactive,
     )

@@ -236,7 +236,6 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     metrics.update({"train_samples_per_s": sps, "val_acc_best": best_acc, "best_epoch": float(module.best_epoch),
                     "fit_time_s": fitted.fit_time_s, "train_samples": float(module.train_samples),
                     "epochs": float(fitted.epochs), "lr_halvings": float(module.lr_halvings())})
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra.update(sp_extra)
     extra.update({"history": module.history, "examples": examples, "languages": langs,
                   "n_train": len(train_ds), "model_file": MODEL_FILE, **fitted.record()})

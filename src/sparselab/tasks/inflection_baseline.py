@@ -82,7 +82,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
                "dev_acc": mean("dev_accuracy"), "dev_edit_distance": mean("dev_edit_distance"),
                "n_languages": float(len(per_lang)), "n_eval": float(n_eval), "n_train": float(n_train),
                "fit_time_s": fit_time, "predict_time_s": predict_time}
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra = {"per_language": per_lang, "eval_split": eval_split, "languages": sorted(per_lang),
              "system": "CoNLL-SIGMORPHON 2018 task 1 non-neural baseline (prefix/suffix edit rules), "
                        "reimplemented from sigmorphon/conll2018 task1/baseline; see sparselab.baselines.affix_rules"}

@@ -203,7 +203,6 @@ def run(cfg, ctx) -> dict:
     if len(per_split) > 1:
         for k in ("micro_f1", "macro_f1", "label_f1"):
             metrics[f"{k}_std"] = float(np.std([r["test"][k] for r in per_split]))
-    ctx.log_metrics({f"test/{k}": v for k, v in metrics.items()})
     if len(per_split) == 1:
         best = {"l2": per_split[0]["l2"], "threshold": per_split[0]["threshold"]}
     else:

@@ -172,18 +172,15 @@ def example_rows(model, examples: list[snli.Pair], vocab, n_test: int) -> list[d
 
 
 def log_heatmap(ctx: RunContext, examples: list[dict], variant: str) -> None:
-    """The examples' attention as one figure: saved in the run dir and logged to W&B (a figure, not floats)."""
+    """The examples' attention as one figure, saved in the run dir (the engine logs it: engine.media)."""
     if not examples or examples[0]["weights"] is None:
         return
-    import wandb
-
     from sparselab.reports import figures
     from sparselab.reports.martins2016_snli import heatmap_figure
 
     panels = [(f"{e['split']} {e['pair_id']}: {' '.join(e['hypothesis'])} [gold {e['gold']}, pred {e['pred']}]",
                e["premise"], {variant: e["weights"]}) for e in examples]
     fig = heatmap_figure(panels, f"attention over the premise ({variant})")
-    ctx.log_metrics({"attention/examples": wandb.Image(fig)})
     figures.save(fig, ctx.path(HEATMAP), dpi=90)
 
 
@@ -235,7 +232,6 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
         metrics["learned_alpha"] = alpha
     metrics.update({"best_epoch": float(module.best_epoch), "epochs": float(len(module.history)),
                     "fit_time_s": fitted.fit_time_s, "train_samples_per_s": module.train_samples / max(1e-9, module.train_time)})
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     shown = example_rows(model, examples, vocab, min(int(tcfg.examples.n_test), len(examples)))
     log_heatmap(ctx, shown, variant)
 

@@ -133,7 +133,6 @@ def _lstm(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict
     ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
     metrics.update(sp_metrics)
     metrics.update(training_metrics(module, fitted, data))
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra}, "extra_test": extra_sets,
              "history": module.history, **fitted.record(), "autocomplete": auto, "model_file": MODEL_FILE, **sp_extra}
     return {"metrics": metrics, "best": {"val_acc": metrics["val_acc_best"], "step": int(metrics["best_step"])},
@@ -166,7 +165,6 @@ def _transformer(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module: 
     for kind, layers in heads["density"].items():
         all_heads = [d for v in layers.values() for d in v]
         metrics[f"density_{kind}"] = sum(all_heads) / max(1, len(all_heads))
-    ctx.log_metrics({f"final/{k}": v for k, v in metrics.items()})
     extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra},
              "extra_test": extra_sets, "history": module.history, **fitted.record(),
              "model_file": MODEL_FILE, "alpha_trajectory": trajectory.to_record(),
