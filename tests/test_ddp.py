@@ -26,7 +26,7 @@ TASKS = {
     "snli": ["experiment=martins2016/table3_snli", "task.attention=sparse", "task.l2=0"],
     "inflection": ["experiment=peters2019/table1_medium", "mapping.alpha=1.5", "mapping.attn_alpha=1.5"],
     "lstm_mt": ["experiment=peters2019/table2_mt", "data.pair=de-en", "mapping.alpha=1.5"],
-    "transformer": ["experiment=correia2019/table1_bleu", "mapping=entmax15"],
+    "transformer": ["experiment=correia2019/table1_bleu", "data.pair=de-en", "mapping=entmax15"],
 }
 
 

@@ -25,13 +25,14 @@ Without one, a stale folder (best files of an attempt killed before its first va
 ``engine.resume: false`` (re-run finished jobs too) also starts training from step 0. On CPU a resumed
 run ends with the same numbers as an uninterrupted one (``tests/test_resume.py``).
 
-This serves a SLURM requeue through **Lightning's SLURM auto-requeue** (not submitit's checkpoint hook):
-under SLURM (``SLURMEnvironment``, ``auto_requeue=True`` by default) Lightning catches the ``SIGUSR1`` that
-``#SBATCH --signal=SIGUSR1@90`` sends before the time limit (the launcher config must ask for it), saves
-``hpc_ckpt_<n>.ckpt`` in the run folder (the trainer's root) and requeues the job; the requeued job re-runs
-the same command, finds its run folder and resumes from the newer of that file and ``last.ckpt``
-(:func:`resume_checkpoint`). A job killed without warning (SIGKILL, a node failure) resumes from its last
-validation. Either file is deleted with the checkpoint folder when training is done.
+This serves a SLURM requeue through **submitit's checkpoint hook**, which ``hydra/launcher=slurm`` uses:
+submitit signals the job ``signal_delay_s`` before its time limit, hydra-submitit's ``checkpoint`` resubmits
+the same job (``max_num_timeout`` times at most, conf/hydra/launcher/slurm.yaml), and the requeued job finds
+its run folder and resumes from ``last.ckpt``. Under a plain ``sbatch`` script, Lightning's own SLURM
+auto-requeue (``SIGUSR1``, ``#SBATCH --signal=SIGUSR1@90``) saves ``hpc_ckpt_<n>.ckpt`` in the run folder and
+requeues; the job then resumes from the newer of that file and ``last.ckpt`` (:func:`resume_checkpoint`).
+A job killed without warning (SIGKILL, a node failure) resumes from its last validation. Either file is
+deleted with the checkpoint folder when training is done.
 
 **What runs where under DDP.** Every rank builds the same trainer and calls ``fit`` with the same
 ``ckpt_path`` (each reads the shared run folder before the process group exists; Lightning starts the
