@@ -218,12 +218,15 @@ class HeadStatistics(torch.nn.Module):
     ``masks(kind) -> (query_mask, key_mask)``, e.g. :class:`sparselab.models.transformer.AttentionMaps`).
     A ``Module`` of metrics, so that it moves with the LightningModule that owns it."""
 
-    def __init__(self, num_heads: int, enc_layers: int, dec_layers: int):
+    def __init__(self, num_heads: int, enc_layers: int, dec_layers: int, **metric_kwargs):
+        """``metric_kwargs`` go to every torchmetrics ``Metric`` (``sync_on_compute=False`` where one process
+        computes them alone, e.g. rank 0's evaluation after DDP training)."""
         super().__init__()
         self.layers = {"enc_self": int(enc_layers), "dec_self": int(dec_layers), "context": int(dec_layers)}
-        self.density = nn.ModuleDict({f"{k}_{i}": HeadDensity(num_heads, k) for k, n in self.layers.items()
-                                      for i in range(n)})
-        self.js = nn.ModuleDict({f"{k}_{i}": JSDiversity() for k, n in self.layers.items() for i in range(n)})
+        self.density = nn.ModuleDict({f"{k}_{i}": HeadDensity(num_heads, k, **metric_kwargs)
+                                      for k, n in self.layers.items() for i in range(n)})
+        self.js = nn.ModuleDict({f"{k}_{i}": JSDiversity(**metric_kwargs) for k, n in self.layers.items()
+                                 for i in range(n)})
 
     def reset(self) -> None:
         for m in (*self.density.values(), *self.js.values()):

@@ -27,12 +27,14 @@ def analyze_heads(model, batches, src_pieces: list[list[str]], tgt_pieces: list[
     model.eval()
     device = next(model.parameters()).device
     H, n_enc, n_dec = model.heads, len(model.encoder), len(model.decoder)
-    stats = HeadStatistics(H, n_enc, n_dec).to(device)
+    # one process computes these (after training, rank 0 alone): no metric may wait for other DDP ranks
+    local = {"sync_on_compute": False}
+    stats = HeadStatistics(H, n_enc, n_dec, **local).to(device)
     layers = {"enc_self": n_enc, "dec_self": n_dec}
     side = {"enc_self": (src_pieces, src_lang), "dec_self": (tgt_pieces, tgt_lang)}
-    pos = {k: [roles.PositionalHeads(H).to(device) for _ in range(n)] for k, n in layers.items()}
-    bpe = {k: [roles.BPEMerging(H).to(device) for _ in range(n)] for k, n in layers.items()}
-    ask = {k: [roles.Interrogation(H).to(device) for _ in range(n)] for k, n in layers.items()}
+    pos = {k: [roles.PositionalHeads(H, **local).to(device) for _ in range(n)] for k, n in layers.items()}
+    bpe = {k: [roles.BPEMerging(H, **local).to(device) for _ in range(n)] for k, n in layers.items()}
+    ask = {k: [roles.Interrogation(H, **local).to(device) for _ in range(n)] for k, n in layers.items()}
     wanted = _example_items(src_pieces, tgt_pieces, n_examples, example_max_len)
     examples = []
     for batch in batches:

@@ -6,7 +6,8 @@ on it and logs to the trainer's loggers, through :mod:`sparselab.engine.media` (
 
 * **Transformer** (Correia et al. 2019; a model with ``heads``): ``alpha_hist/<kind>`` (every learned head α of
   that attention type, Figure 3), ``density_hist/<kind>`` (every head's density over the whole validation set
-  when the module keeps :class:`~sparselab.analysis.heads.HeadStatistics` as ``head_stats``, else over the
+  when the module keeps :class:`~sparselab.analysis.heads.HeadStatistics` as ``head_stats`` and runs in one
+  process, else over the
   batch; Figures 4-5), and ``attention/maps``: the last layer's heads of the first sentence, one row per
   attention type. The α of every head over steps is :class:`~sparselab.training.alpha_trajectory.AlphaTrajectory`.
 * **LSTM seq2seq** (Peters et al. 2019): ``attn_support_hist`` (attended source positions per target token),
@@ -71,7 +72,7 @@ class ValidationMedia(L.Callback):
             if "premise" in batch:
                 items = self._nli(model, batch)
             elif hasattr(model, "heads"):
-                items = self._transformer(pl_module, model, batch)
+                items = self._transformer(pl_module, model, batch, trainer.world_size)
             elif "tgt_in" in batch:
                 items = self._seq2seq(pl_module, model, batch)
             else:
@@ -81,14 +82,16 @@ class ValidationMedia(L.Callback):
         media.log_media(trainer.loggers, items, int(trainer.global_step))
 
     # ---- per model kind: {key: Histogram | Picture | float}
-    def _transformer(self, pl_module, model, b) -> dict:
+    def _transformer(self, pl_module, model, b, world_size: int = 1) -> dict:
         _, maps = model(b["src"], b["src_len"], b["tgt_in"], return_attn=True)
         items: dict = {}
         by_kind: dict[str, list[float]] = {}
         for (kind, _), (_, mod) in learnable_normalizers(model).items():
             by_kind.setdefault(kind, []).extend(float(a) for a in mod.alpha.detach().reshape(-1).cpu())
         items.update({f"alpha_hist/{kind}": media.Histogram(alphas) for kind, alphas in by_kind.items()})
-        stats = getattr(pl_module, "head_stats", None)
+        # Under DDP only rank 0 logs media: computing the module's synced statistics here would be a collective
+        # that the other ranks never join. The batch's own density then stands in for them.
+        stats = getattr(pl_module, "head_stats", None) if world_size == 1 else None
         if stats is not None:
             density = {k: [d for layer in v.values() for d in layer] for k, v in stats.per_head_density().items()}
         else:
