@@ -357,4 +357,5 @@ def test_item3_trainer_ddp_leaves_the_job_identity_unchanged():
     plain = record.config_hash(compose(base))
     assert record.config_hash(compose(base + ["trainer=ddp"])) == plain
     assert record.config_hash(compose(base + ["trainer=ddp", "trainer.devices=4", "trainer.num_nodes=2"])) == plain
-    assert record.config_hash(compose(base + ["trainer.precision=bf16-mixed"])) != plain
+    # precision is part of the job (the paper profile trains in bf16-mixed; float32 is another job)
+    assert record.config_hash(compose(base + ["trainer.precision=32-true"])) != plain
