@@ -31,14 +31,16 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine.errors import ConfigError
 
-_SINGLE_PROCESS = {"auto", "single_device", None}
+def single_process(strategy) -> bool:
+    """Whether a ``trainer.strategy`` runs one process per node (Lightning's ``auto`` on one device)."""
+    return str(strategy) in ("auto", "single_device", "None")
 
 
 def processes_per_node(cfg: DictConfig) -> int:
     """The processes one node of this job runs: ``trainer.devices`` for a DDP strategy, else 1."""
     strategy = OmegaConf.select(cfg, "trainer.strategy", default=None)
     devices = OmegaConf.select(cfg, "trainer.devices", default=1)
-    if str(strategy) in map(str, _SINGLE_PROCESS) or not isinstance(devices, int):
+    if single_process(strategy) or not isinstance(devices, int):
         return 1
     return max(1, devices)
 

@@ -40,7 +40,9 @@ def _job_id(*, _root_):
 
 
 def _slurm_tasks(strategy, devices):
-    if str(strategy) in ("auto", "single_device", "None"):
+    from sparselab.engine.distributed import single_process
+
+    if single_process(strategy):
         return 1
     if not isinstance(devices, int) or devices < 1:
         raise ConfigError(f"trainer.devices={devices!r}: under a submitit launcher set it to the number of "

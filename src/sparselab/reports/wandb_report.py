@@ -223,14 +223,6 @@ def build(paper: str, profile: str = "cpu", entity: str = "", project: str = "sp
 
 
 # ---------------------------------------------------------------- outline
-def _metric(m) -> str:
-    if isinstance(m, wr.Config):
-        return f"config.{m.name}"
-    if isinstance(m, wr.SummaryMetric):
-        return f"summary.{m.name}"
-    return m.name if isinstance(m, wr.Metric) else str(m)
-
-
 def panel_keys(panel) -> list[tuple[str, str]]:
     """``[(where, key)]`` a panel reads: ``where`` is ``config`` (a config value), ``summary`` (the run summary),
     ``history`` (logged over steps: scalars, histograms, images, tables) or ``regex`` (every history key that
