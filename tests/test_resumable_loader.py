@@ -3,6 +3,7 @@ batches, and leaves the random state, that the uninterrupted loader would have: 
 for the length-bucketed samplers (reshuffled by seed and pass) and for a loader that owns a torch generator."""
 from __future__ import annotations
 
+import pytest
 import torch
 
 from sparselab.data.resumable import ResumableLoader
@@ -22,16 +23,17 @@ def _tokens(seed=3):
     return TokenBucketBatchSampler([i % 9 + 1 for i in range(60)], 20, seed=seed, pool=16)
 
 
-def _generator_loader(seed=3):
+def _generator_loader(seed=3, workers=0):
     gen = torch.Generator().manual_seed(seed)
     batches = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(range(45), generator=gen), 4, False)
-    return ResumableLoader(list(range(45)), batches, generator=gen)
+    return ResumableLoader(list(range(45)), batches, generator=gen, num_workers=workers)
 
 
-def _loader(kind):
+def _loader(kind, workers=0):
+    """``workers``: DataLoader worker processes, which draw batches ahead of the training loop (prefetch)."""
     if kind == "generator":
-        return _generator_loader()
-    return ResumableLoader(list(range(60)), _bucket() if kind == "bucket" else _tokens())
+        return _generator_loader(workers=workers)
+    return ResumableLoader(list(range(60)), _bucket() if kind == "bucket" else _tokens(), num_workers=workers)
 
 
 def _run(loader, passes: int, stop_after: int | None = None):
@@ -46,12 +48,12 @@ def _run(loader, passes: int, stop_after: int | None = None):
     return out, state
 
 
-def _check(kind, stop_after):
+def _check(kind, stop_after, workers=0):
     torch.manual_seed(0)
     reference, _ = _run(_loader(kind), 4)
     torch.manual_seed(0)
-    first, state = _run(_loader(kind), 2, stop_after)
-    resumed = _loader(kind)
+    first, state = _run(_loader(kind, workers), 2, stop_after)
+    resumed = _loader(kind, workers)
     torch.manual_seed(123)   # the new process's RNG is whatever it is: the state puts it back
     resumed.load_state_dict(state)
     rest = []
@@ -60,15 +62,35 @@ def _check(kind, stop_after):
     assert (first + rest)[: len(reference)] == reference
 
 
-def test_resumed_inside_a_pass_gives_the_uninterrupted_batches():
+@pytest.mark.parametrize("workers", [0, 2])
+def test_resumed_inside_a_pass_gives_the_uninterrupted_batches(workers):
+    # with 2 workers the sampler has run ahead of the 3 batches received: the state counts the 3
     for kind in ("bucket", "tokens", "generator"):
-        _check(kind, stop_after=3)
+        _check(kind, stop_after=3, workers=workers)
 
 
-def test_resumed_at_the_end_of_a_pass_starts_the_next_one():
+@pytest.mark.parametrize("workers", [0, 2])
+def test_resumed_at_the_end_of_a_pass_starts_the_next_one(workers):
     for kind in ("bucket", "generator"):
         loader = _loader(kind)
-        _check(kind, stop_after=len(loader))
+        _check(kind, stop_after=len(loader), workers=workers)
+
+
+def test_an_iterator_never_read_begins_no_pass():
+    # Lightning, resuming at an epoch's end, makes an iterator for the finished epoch that it never reads;
+    # with workers that iterator draws batches at once (prefetch), yet the next pass must be the one the
+    # uninterrupted loader runs
+    for workers in (0, 2):
+        torch.manual_seed(0)
+        uninterrupted = _loader("bucket")
+        reference = [[_ids(b) for b in uninterrupted] for _ in range(2)]
+        loader = _loader("bucket", workers)
+        first = [_ids(b) for b in loader]
+        state = loader.state_dict()
+        resumed = _loader("bucket", workers)
+        resumed.load_state_dict(state)
+        iter(resumed)
+        assert [_ids(b) for b in resumed] == reference[1] != first
 
 
 def test_passes_reshuffle_by_seed_and_pass():

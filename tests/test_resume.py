@@ -105,6 +105,11 @@ RESUMABLE_JOBS = {
     # with its trajectory callback, the warm-up schedule stepped by Lightning
     "transformer": ["experiment=correia2019/table1_bleu", "profile=smoke", "data.pair=de-en", "mapping=alpha_entmax",
                     "model.dropout=0.1", "trainer.val_check_interval=4", "trainer.max_steps=16"],
+    # Transformer with 2 DataLoader workers, which draw batches ahead of the training loop (the paper
+    # profile's setting): the checkpoint counts the batches trained on, not those drawn
+    "transformer_workers": ["experiment=correia2019/table1_bleu", "profile=smoke", "data.pair=de-en",
+                            "mapping=alpha_entmax", "model.dropout=0.1", "trainer.val_check_interval=4",
+                            "trainer.max_steps=16", "engine.loader_workers=2"],
     # SNLI: batches drawn from a torch generator the loader owns, an epoch a validation
     "snli": ["experiment=martins2016/table3_snli", "profile=smoke", "task.attention=learned", "task.l2=1e-4"],
 }

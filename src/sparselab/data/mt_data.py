@@ -22,6 +22,7 @@ from omegaconf import DictConfig
 from sparselab.data import parallel as par
 from sparselab.data.mt_preprocess import Prepared, prepare
 from sparselab.data.resumable import ResumableLoader
+from sparselab.data.workers import loader_options
 from sparselab.data.text import BucketBatchSampler, PadCollate, PairDataset, TokenBucketBatchSampler, Vocab, save_vocabs
 from sparselab.errors import ConfigError
 
@@ -63,27 +64,31 @@ def dataset(src_lines: list[str], tgt_lines: list[str], src: Vocab, tgt: Vocab) 
     return PairDataset.from_symbols(((s.split(), t.split()) for s, t in zip(src_lines, tgt_lines)), src, tgt)
 
 
-def loader(ds: PairDataset, src: Vocab, tgt: Vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
-    """In order (evaluation); ``shuffle``: the LSTM's training batches (length-bucketed, resumable)."""
+def loader(ds: PairDataset, src: Vocab, tgt: Vocab, batch_size: int, shuffle: bool = False, seed: int = 0,
+           options: dict | None = None):
+    """In order (evaluation); ``shuffle``: the LSTM's training batches (length-bucketed, resumable).
+    ``options``: workers and pinned memory (sparselab.data.workers)."""
     collate = PadCollate.from_vocabs(src, tgt)
+    options = options or {}
     if shuffle:
-        return ResumableLoader(ds, BucketBatchSampler(ds, batch_size, seed=seed), collate_fn=collate, num_workers=0)
-    return torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate, num_workers=0)
+        return ResumableLoader(ds, BucketBatchSampler(ds, batch_size, seed=seed), collate_fn=collate, **options)
+    return torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate, **options)
 
 
-def token_loader(ds: PairDataset, src: Vocab, tgt: Vocab, max_tokens: int, seed: int):
+def token_loader(ds: PairDataset, src: Vocab, tgt: Vocab, max_tokens: int, seed: int, options: dict | None = None):
     """The Transformer's training batches: at most ``max_tokens`` padded tokens each (resumable)."""
     return ResumableLoader(ds, TokenBucketBatchSampler(ds, max_tokens, seed=seed),
-                           collate_fn=PadCollate.from_vocabs(src, tgt), num_workers=0)
+                           collate_fn=PadCollate.from_vocabs(src, tgt), **(options or {}))
 
 
 def train_loader(cfg: DictConfig, data: "MTData"):
     """The run's training loader: token-budget batches when the task sets ``batch_tokens`` (the Transformer),
     else sentence batches of ``batch_size`` (the LSTM)."""
-    tc = cfg.task
+    tc, options = cfg.task, loader_options(cfg)
     if tc.get("batch_tokens") is not None:
-        return token_loader(data.train_ds, data.src, data.tgt, int(tc.batch_tokens), int(cfg.seed))
-    return loader(data.train_ds, data.src, data.tgt, int(tc.batch_size), shuffle=True, seed=int(cfg.seed))
+        return token_loader(data.train_ds, data.src, data.tgt, int(tc.batch_tokens), int(cfg.seed), options)
+    return loader(data.train_ds, data.src, data.tgt, int(tc.batch_size), shuffle=True, seed=int(cfg.seed),
+                  options=options)
 
 
 @dataclass

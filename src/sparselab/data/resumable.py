@@ -6,9 +6,12 @@ back before the loader's first iterator is made, when ``fit`` resumes inside an 
 ``sparselab.training.loop`` also carries it as a callback state, because Lightning skips it when an
 epoch-based run resumes at an epoch's end). Its state is where the training stream stands:
 
-* ``epoch``: the pass over the data in progress (or the next one), and ``batches``: how many batches
-  of it were handed out. Lightning does not prefetch from a loader with a length, so at a checkpoint
-  these are the batches trained on. A batch sampler with ``set_epoch`` (the length-bucketed samplers of
+* ``epoch``: the pass over the data in progress (or the last one), and ``batches``: how many batches
+  of it the training loop received, counted in the main process. Lightning does not prefetch from a loader
+  with a length, so at a checkpoint these are the batches trained on; worker processes
+  (``num_workers > 0``) draw ahead of them, so the sampler's own position is not used, and an iterator
+  that is made but never read (Lightning makes one when it resumes at an epoch's end) begins no pass.
+  A batch sampler with ``set_epoch`` (the length-bucketed samplers of
   :mod:`sparselab.data.text`) is told the pass before each one, so it reshuffles by seed and pass,
   whatever process runs it; a resumed pass skips the batches already trained (their indices only: no
   item is loaded for them).
@@ -30,39 +33,53 @@ import torch
 
 
 class _Passes(torch.utils.data.Sampler):
-    """The batch sampler a :class:`ResumableLoader` iterates: the inner one's batches, pass by pass.
-
-    A pass begins when its first batch is drawn (as the inner samplers count their epochs), so an
-    iterator that is made and never read does not count."""
+    """The batch sampler a :class:`ResumableLoader` iterates: one pass of the inner sampler's batches, the pass
+    and the batches to leave out (a resumed pass) fixed when the iterator is made. With worker processes the
+    DataLoader starts drawing from it as soon as an iterator is made (prefetch), so the loader, not this
+    sampler, decides when a pass has begun: when the training loop receives its first batch."""
 
     def __init__(self, batches):
         self.batches = batches
-        self.epoch = 0          # the pass in progress (or the last one)
-        self.next_epoch = 0     # the pass the next iterator runs
-        self.yielded = 0        # batches of the current pass handed out
-        self.skip = 0           # batches of the next pass to leave out (a resumed pass)
-        self.on_pass_start = None   # called when a pass draws its first batch
+        self.plan = (0, 0)      # (pass, batches to leave out) for the next iterator
 
     def __len__(self) -> int:
         return len(self.batches)
 
-    def set_pass(self, epoch: int) -> None:
+    def set_pass(self, epoch: int, skip: int = 0) -> None:
         """Make ``epoch`` the pass the next iterator runs (and the one ``len`` counts)."""
-        self.next_epoch = int(epoch)
+        self.plan = (int(epoch), int(skip))
         if hasattr(self.batches, "set_epoch"):
-            self.batches.set_epoch(self.next_epoch)
+            self.batches.set_epoch(int(epoch))
 
     def __iter__(self):
-        epoch = self.next_epoch
-        self.set_pass(epoch)
-        self.epoch, self.next_epoch, self.yielded = epoch, epoch + 1, 0
-        skip, self.skip = self.skip, 0
-        if self.on_pass_start is not None:
-            self.on_pass_start()
-        for i, batch in enumerate(self.batches):
-            self.yielded = i + 1
-            if i >= skip:
-                yield batch
+        epoch, skip = self.plan
+        self.set_pass(epoch, skip)      # the inner sampler reshuffles by pass when its iterator starts
+        return (batch for i, batch in enumerate(self.batches) if i >= skip)
+
+
+class _Counted:
+    """The loader's iterator, counting the batches the training loop received (with workers the sampler runs
+    ahead of it by the prefetched batches); the first one begins the pass (``ResumableLoader._begin``)."""
+
+    def __init__(self, it, loader: "ResumableLoader", plan: tuple):
+        self.it, self.loader, self.plan, self.started = it, loader, plan, False
+
+    def __iter__(self):
+        return self
+
+    def __len__(self) -> int:
+        return len(self.it)
+
+    def __next__(self):
+        batch = next(self.it)
+        if not self.started:
+            self.started = True
+            self.loader._begin(self.plan)
+        self.loader._consumed += 1
+        return batch
+
+    def __getattr__(self, name):        # _shutdown_workers and the like, for Lightning's teardown
+        return getattr(self.it, name)
 
 
 def rng_states() -> dict:
@@ -87,37 +104,43 @@ def set_rng_states(states: dict) -> None:
 
 class ResumableLoader(torch.utils.data.DataLoader):
     """``DataLoader(dataset, batch_sampler=...)`` whose position and random state survive a checkpoint
-    (module docstring). Only for training loaders built on a batch sampler."""
+    (module docstring). Only for training loaders built on a batch sampler; ``num_workers`` and
+    ``pin_memory`` may be used (the count is of batches received, not of batches drawn by the workers)."""
 
     def __init__(self, dataset, batch_sampler, **kwargs):
         super().__init__(dataset, batch_sampler=_Passes(batch_sampler), **kwargs)
-        self.batch_sampler.on_pass_start = self._pass_began
+        self.epoch = 0                      # the pass in progress (or the last one)
+        self._consumed = 0                  # batches of it the training loop received
         self._pass_generator: Any = None    # the loader generator's state when the current pass began
         self._restore: dict | None = None   # process RNG to put back on the next pass (a resumed run)
 
     def __iter__(self):
         # Lightning may make an iterator it never reads (resuming at the end of an epoch, it makes one for the
-        # finished epoch, then one for the next): the restore is repeated until a pass has begun.
+        # finished epoch, then one for the next): nothing counts, and the restore is repeated, until a batch
+        # has been received.
         restore = self._restore
         if restore is not None:
             if restore["generator"] is not None:
                 self.generator.set_state(restore["generator"])
             if not restore["mid_pass"]:
                 set_rng_states(restore["rng"])
-        if self.generator is not None:
-            self._pass_generator = self.generator.get_state()
+        generator = self.generator.get_state() if self.generator is not None else None
+        epoch, skip = self.batch_sampler.plan
         it = super().__iter__()
         if restore is not None and restore["mid_pass"]:
             set_rng_states(restore["rng"])
-        return it
+        return _Counted(it, self, (epoch, skip, generator))
 
-    def _pass_began(self) -> None:
-        self._restore = None
+    def _begin(self, plan: tuple) -> None:
+        epoch, skip, generator = plan
+        self.epoch, self._consumed, self._pass_generator, self._restore = epoch, skip, generator, None
+        # the next iterator runs the next pass; the inner sampler is told when that iterator is made, so that
+        # its length (per pass, for the token-budget sampler) stays this pass's while this pass runs
+        self.batch_sampler.plan = (epoch + 1, 0)
 
     def state_dict(self) -> dict:
-        passes: _Passes = self.batch_sampler
         has_gen = self.generator is not None
-        return {"epoch": passes.epoch, "batches": passes.yielded, "rng": rng_states(),
+        return {"epoch": self.epoch, "batches": self._consumed, "rng": rng_states(),
                 "generator": self._pass_generator if has_gen else None,        # to redraw the current pass
                 "generator_now": self.generator.get_state() if has_gen else None}  # to draw the next one
 
@@ -127,7 +150,7 @@ class ResumableLoader(torch.utils.data.DataLoader):
         passes.set_pass(epoch)
         mid_pass = 0 < done < len(passes)     # len after set_pass: a token-budget sampler's count is per pass
         if mid_pass:
-            passes.skip = done
+            passes.set_pass(epoch, skip=done)
         elif done:                            # the checkpoint ended a pass: the next one comes
             passes.set_pass(epoch + 1)
         self._restore = {"rng": state["rng"], "mid_pass": mid_pass,

@@ -32,6 +32,7 @@ from omegaconf import DictConfig
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
 from sparselab.data.resumable import ResumableLoader
+from sparselab.data.workers import loader_options
 from sparselab.data.text import BucketBatchSampler, PadCollate, Vocab, save_vocabs, to_device
 from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel, beam_search
 from sparselab.engine import record
@@ -78,15 +79,16 @@ def _load(cfg: DictConfig):
     return train, val, ev, langs
 
 
-def _loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0):
-    """Evaluation loaders keep file order; the training loader (shuffle) batches by length."""
+def _loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0, options: dict | None = None):
+    """Evaluation loaders keep file order; the training loader (shuffle) batches by length. ``options``:
+    workers and pinned memory (sparselab.data.workers); none for the one-word loaders of the examples."""
     ds = sg.dataset(data, src, tgt)
     collate = PadCollate.from_vocabs(src, tgt)
+    options = options or {}
     if shuffle:
         sampler = BucketBatchSampler(ds, batch_size, seed=int(seed))
-        return ds, ResumableLoader(ds, sampler, collate_fn=collate, num_workers=0)
-    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate,
-                                           num_workers=0)
+        return ds, ResumableLoader(ds, sampler, collate_fn=collate, **options)
+    return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate, **options)
 
 
 def _device(step_model) -> torch.device:
@@ -207,8 +209,9 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     mcfg = model_config(cfg.model, src, tgt)
     model = build_model(mcfg)
     bs = int(cfg.task.batch_size)
-    train_ds, train_dl = _loader(train, src, tgt, bs, shuffle=True, seed=int(cfg.seed))
-    _, val_dl = _loader(val, src, tgt, int(cfg.task.decode_batch_size))
+    options = loader_options(cfg)
+    train_ds, train_dl = _loader(train, src, tgt, bs, shuffle=True, seed=int(cfg.seed), options=options)
+    _, val_dl = _loader(val, src, tgt, int(cfg.task.decode_batch_size), options=options)
     log.info("inflection %s: %d languages, %d train / %d val / %d eval examples; vocab src %d tgt %d; α=%g attn α=%g",
              cfg.data.setting, len(langs), len(train_ds), sum(map(len, val.values())), sum(map(len, ev.values())),
              len(src), len(tgt), alpha, attn_alpha)

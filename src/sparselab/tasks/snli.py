@@ -29,6 +29,7 @@ from sparselab.data import glove, snli
 from sparselab.data.root import data_root
 from sparselab.data.resumable import ResumableLoader
 from sparselab.data.sharding import ShardedBatchSampler
+from sparselab.data.workers import loader_options
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
 from sparselab.models.nli import NLIClassifier
@@ -118,17 +119,19 @@ def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> 
     return out
 
 
-def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0):
+def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0, options: dict | None = None):
     """The training loader (shuffle) shards its batches by rank under DDP (data/sharding.py); with one
-    process its batches are those of ``DataLoader(shuffle=True, generator=gen)``."""
+    process its batches are those of ``DataLoader(shuffle=True, generator=gen)``. ``options``: workers and
+    pinned memory (sparselab.data.workers)."""
+    options = options or {}
     ds = snli.PairDataset(pairs, vocab)
     collate = functools.partial(snli.collate, pad_id=vocab.pad_id)  # picklable, for DataLoader workers
     if not shuffle:
-        return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), collate_fn=collate, num_workers=0)
+        return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), collate_fn=collate, **options)
     gen = torch.Generator().manual_seed(int(seed))
     batches = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(ds, generator=gen), int(batch_size),
                                             drop_last=False)
-    return ResumableLoader(ds, ShardedBatchSampler(batches), generator=gen, collate_fn=collate, num_workers=0)
+    return ResumableLoader(ds, ShardedBatchSampler(batches), generator=gen, collate_fn=collate, **options)
 
 
 # ------------------------------------------------------------------ evaluation
@@ -216,8 +219,10 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     model = build_model(mcfg)
     model.set_embeddings(matrix)
     module = NLIModule(model, lr=float(tcfg.lr), l2=l2, ctx=ctx)
-    train_dl = loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed))
-    dev_dl = loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size))
+    options = loader_options(cfg)
+    train_dl = loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed),
+                      options=options)
+    dev_dl = loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size), options=options)
     fitted = loop.fit(module, train_dl, dev_dl, cfg, ctx)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0

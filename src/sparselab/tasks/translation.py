@@ -40,6 +40,7 @@ from sparselab.analysis.heads import learned_alphas
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.analysis.transformer_heads import analyze_heads
 from sparselab.data import mt_data
+from sparselab.data.workers import loader_options
 from sparselab.data.mt_data import MTData
 from sparselab.decoding.beam import Seq2SeqStepModel
 from sparselab.decoding.bleu import bleu_tokenization
@@ -108,7 +109,8 @@ def _normalizers(model) -> dict[str, str]:
 def run(cfg: DictConfig, ctx: RunContext) -> dict:
     data = mt_data.prepare_data(cfg, ctx.path("vocab.json"))
     train_dl = mt_data.train_loader(cfg, data)
-    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, int(cfg.task.decode_batch_size))
+    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, int(cfg.task.decode_batch_size),
+                            options=loader_options(cfg))
     mcfg = model_config(cfg.model, data.src, data.tgt)
     model = build_model(mcfg)
     module = MODULES[str(cfg.task.name)](model, cfg, ctx)
