@@ -190,7 +190,7 @@ def test_inflection_dev_shares_pool_every_language(monkeypatch):
     from omegaconf import OmegaConf
 
     from sparselab.decoding.beam import BeamResult, Hypothesis
-    from sparselab.tasks import inflection
+    from sparselab.decoding import inflection
 
     def hyp(tokens, p):
         return Hypothesis(tokens, p, math.log(p))
