@@ -94,7 +94,7 @@ def test_martins_experiments_have_no_mapping_to_sweep():
     from omegaconf import OmegaConf
 
     from sparselab.engine.errors import ConfigError
-    from sparselab.tasks.multilabel import check_no_mapping
+    from sparselab.engine.overrides import check_no_mapping
 
     with pytest.raises(ConfigError, match="task.loss"):  # `mapping=…` brought back by hand
         check_no_mapping(OmegaConf.create({"task": {"name": "multilabel"}, "mapping": {"alpha": 2.0}}))

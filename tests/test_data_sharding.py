@@ -86,7 +86,7 @@ def _pair(i):
 
 def test_snli_training_loader_keeps_its_single_process_batches():
     """The sharded SNLI loader draws the same batches as the DataLoader(shuffle=True, generator) it replaced."""
-    from sparselab.tasks.snli import loader as snli_loader  # here: the gloo test's workers import this file
+    from sparselab.data.snli_data import loader as snli_loader  # here: the gloo test's workers import this file
 
     pairs = [_pair(i) for i in range(50)]
     vocab = snli.build_vocab([pairs])

@@ -15,6 +15,8 @@ from sparselab.data.snli import Pair, Split
 from sparselab.engine import resolvers
 from sparselab.engine.errors import ConfigError
 from sparselab.run import CONF_DIR
+from sparselab.data import snli_data
+from sparselab.models import nli_build
 from sparselab.tasks import snli as task
 
 resolvers.register()
@@ -30,13 +32,13 @@ def job(profile: str, *overrides: str):
 
 def test_each_variant_gets_its_normaliser_and_typos_list_the_valid_ones():
     cfg = job("smoke")
-    assert task.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "none"})) is None
-    assert task.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparse"})) == {
+    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "none"})) is None
+    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparse"})) == {
         "_target_": "sparselab.mappings.Entmax", "alpha": 2.0}
-    assert task.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "learned"}))["learnable"] is True
+    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "learned"}))["learnable"] is True
     with pytest.raises(ConfigError, match="task.attention='sparsemax' is unknown; valid: none, logistic, soft, sparse, "
                                           "entmax15, learned"):
-        task.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparsemax"}))
+        nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparsemax"}))
 
 
 @pytest.mark.parametrize("profile, train, vectors, lower", [
@@ -58,7 +60,7 @@ def pair(prem, hyp, label=0):
 
 def test_oov_rates_accuracy_and_attention_statistics():
     splits = {"train": Split("train", [pair(["a", "b"], ["zz"])]), "test": Split("test", [pair(["a"], ["a", "q"], 1)])}
-    oov = task.oov_stats(splits, lambda w: w in {"a", "b"})
+    oov = snli_data.oov_stats(splits, lambda w: w in {"a", "b"})
     assert oov["train"] == {"tokens": 3, "oov_tokens": 1, "oov_token_rate": 1 / 3, "types": 3, "oov_types": 1,
                             "oov_type_rate": 1 / 3}
     assert oov["test"]["oov_token_rate"] == 1 / 3 and oov["test"]["types"] == 2
@@ -72,11 +74,11 @@ def test_reductions_name_the_low_data_setting():
     cfg = job("cpu")
     splits = {"train": Split("train", [pair("a", "b")] * 5498, dropped=4, lines=5502),
               "dev": Split("dev", []), "test": Split("test", [])}
-    red = task.reductions(cfg, splits, "glove_6b_50d")
+    red = snli_data.reductions(cfg, splits, "glove_6b_50d")
     assert red == ["low-data: 5,498 training pairs (5,502 lines read) instead of SNLI's 550,152",
                    "vectors glove_6b_50d instead of GloVe 840B 300d"]
     full = {**splits, "train": Split("train", [], lines=550152)}
-    assert task.reductions(job("paper"), full, "glove_840b_300d") == []
+    assert snli_data.reductions(job("paper"), full, "glove_840b_300d") == []
 
 
 @pytest.mark.slow

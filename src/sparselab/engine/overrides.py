@@ -16,6 +16,8 @@ from pathlib import Path
 
 from omegaconf import DictConfig
 
+from sparselab.errors import ConfigError
+
 
 @dataclass(frozen=True)
 class _Override:
@@ -200,3 +202,13 @@ def _missing_option(conf_dir: Path, overrides: list[_Override]) -> str | None:
                     + "\n  ".join(options or ["(none)"]))
     return None
 
+
+def check_no_mapping(cfg) -> None:
+    """The Martins tasks choose their loss with ``task.loss``; a ``mapping`` group would be ignored.
+
+    Their experiments drop the group (``override /mapping: null``), so ``mapping.alpha=…`` on the
+    command line is refused as an unknown key; this refuses ``mapping=…`` brought back by hand.
+    """
+    if cfg.get("mapping") is not None:
+        raise ConfigError(f"mapping: task {cfg.task.name} does not read α; choose its loss with task.loss "
+                          f"(softmax = α 1, sparsemax = α 2) and drop mapping=… from the command line")

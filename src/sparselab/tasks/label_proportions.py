@@ -24,7 +24,7 @@ from sparselab import analysis
 from sparselab.data import mulan, synthetic
 from sparselab.engine.errors import ConfigError
 from sparselab.models import linear
-from sparselab.tasks.multilabel import check_no_mapping
+from sparselab.engine.overrides import check_no_mapping
 
 log = logging.getLogger("sparselab")
 

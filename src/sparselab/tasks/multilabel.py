@@ -33,6 +33,7 @@ from omegaconf import OmegaConf
 from sparselab.data import mulan
 from sparselab.data.root import data_root
 from sparselab.engine.errors import ConfigError
+from sparselab.engine.overrides import check_no_mapping
 from sparselab.models import linear
 
 log = logging.getLogger("sparselab")
@@ -153,17 +154,6 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
         "cv_time_s": round(cv_time, 2), "refit_time_s": round(time.time() - t1, 2),
         "cpu_time_s": round(time.process_time() - c0, 2),
     }
-
-
-def check_no_mapping(cfg) -> None:
-    """The Martins tasks choose their loss with ``task.loss``; a ``mapping`` group would be ignored.
-
-    Their experiments drop the group (``override /mapping: null``), so ``mapping.alpha=…`` on the
-    command line is refused as an unknown key; this refuses ``mapping=…`` brought back by hand.
-    """
-    if cfg.get("mapping") is not None:
-        raise ConfigError(f"mapping: task {cfg.task.name} does not read α; choose its loss with task.loss "
-                          f"(softmax = α 1, sparsemax = α 2) and drop mapping=… from the command line")
 
 
 def run(cfg, ctx) -> dict:

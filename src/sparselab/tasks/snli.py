@@ -18,120 +18,27 @@ out-of-vocabulary rates and the vectors used.
 """
 from __future__ import annotations
 
-import functools
 import logging
 
 import torch
-from hydra.utils import instantiate
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from sparselab.data import glove, snli
+from sparselab.data import snli_data as data
 from sparselab.data.root import data_root
-from sparselab.data.resumable import ResumableLoader
-from sparselab.data.sharding import ShardedBatchSampler
 from sparselab.data.workers import loader_options
 from sparselab.engine.context import RunContext
 from sparselab.engine.errors import ConfigError
+from sparselab.models import nli_build
 from sparselab.models.nli import NLIClassifier
-from sparselab.tasks.multilabel import check_no_mapping
+from sparselab.engine.overrides import check_no_mapping
 from sparselab.training import loop
 from sparselab.training.nli_module import NLIModule
 
 log = logging.getLogger("sparselab")
-SPLITS = ("train", "dev", "test")
-FULL_TRAIN = 550152          # SNLI 1.0 training pairs (the data's PROVENANCE.md), before dropping "-"
 OOV_POLICY = ("a fixed random vector per word type, N(0, s²) with s the std of the found vectors' entries, "
               "not trained")
 HEATMAP = "attention_examples.png"
-
-
-# ------------------------------------------------------------------ configuration
-def normalizer_config(tcfg: DictConfig) -> dict | None:
-    """The normaliser config of ``task.attention`` (None: no attention); unknown variants list the valid ones."""
-    variants = tcfg.normalizers
-    name = str(tcfg.attention)
-    if name not in variants:
-        raise ConfigError(f"task.attention={name!r} is unknown; valid: {', '.join(map(str, variants))}")
-    node = variants[name]
-    return None if node is None else OmegaConf.to_container(node, resolve=True)
-
-
-def model_config(cfg_model, vocab_size: int, dim: int, normalizer: dict | None, pad_id: int) -> dict:
-    mcfg = OmegaConf.to_container(cfg_model, resolve=True)
-    mcfg.update(vocab_size=vocab_size, embedding_dim=dim, normalizer=normalizer, pad_id=pad_id)
-    return mcfg
-
-
-def build_model(mcfg: dict) -> NLIClassifier:
-    from hydra.errors import InstantiationException
-
-    try:
-        return instantiate(mcfg)
-    except InstantiationException as err:
-        if isinstance(err.__cause__, ValueError):
-            raise ConfigError(f"model: {err.__cause__}") from err
-        raise
-
-
-# ------------------------------------------------------------------ data
-def load_data(cfg: DictConfig) -> tuple[dict[str, snli.Split], list[snli.Pair]]:
-    """The three splits and the example pairs (first test pairs + the listed dev pairs, in that order)."""
-    d = cfg.data
-    root = data_root(d.get("root"))
-    splits = snli.load_splits({s: d.splits[s] for s in SPLITS}, root, bool(d.lowercase),
-                              {s: int(d.get(f"max_{s}", 0) or 0) for s in SPLITS})
-    ex = cfg.task.examples
-    examples = list(splits["test"].pairs[: int(ex.n_test)])
-    ids = [str(i) for i in (ex.get("dev_pair_ids") or [])]
-    if ids:
-        dev_file = snli.split_file(d.splits.dev, root)
-        found = {p.pair_id: p for p in snli.read_jsonl(dev_file, bool(d.lowercase), pair_ids=set(ids)).pairs}
-        examples += [found[i] for i in ids if i in found]
-    return splits, examples
-
-
-def oov_stats(splits: dict[str, snli.Split], has_vector) -> dict[str, dict[str, float]]:
-    """Per split: tokens, word types, and how many of each have no pretrained vector."""
-    out = {}
-    for name, split in splits.items():
-        tokens = [w for p in split.pairs for w in (*p.premise, *p.hypothesis)]
-        types = set(tokens)
-        oov_tok = sum(1 for w in tokens if not has_vector(w))
-        oov_types = sum(1 for w in types if not has_vector(w))
-        out[name] = {"tokens": len(tokens), "oov_tokens": oov_tok, "oov_token_rate": oov_tok / max(1, len(tokens)),
-                     "types": len(types), "oov_types": oov_types, "oov_type_rate": oov_types / max(1, len(types))}
-    return out
-
-
-def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> list[str]:
-    """How this run differs from the paper's setting (stated in every report header)."""
-    out = []
-    n_train = splits["train"].lines
-    if n_train < FULL_TRAIN:
-        out.append(f"low-data: {len(splits['train'].pairs):,} training pairs ({n_train:,} lines read) instead of "
-                   f"SNLI's {FULL_TRAIN:,}")
-    if vectors != glove.GLOVE_840B:
-        out.append(f"vectors {vectors} instead of GloVe 840B 300d")
-    for s in ("dev", "test"):
-        limit = int(cfg.data.get(f"max_{s}", 0) or 0)
-        if limit:
-            out.append(f"{s}: first {limit} labelled pairs only")
-    return out
-
-
-def loader(pairs, vocab, batch_size: int, shuffle: bool = False, seed: int = 0, options: dict | None = None):
-    """The training loader (shuffle) shards its batches by rank under DDP (data/sharding.py); with one
-    process its batches are those of ``DataLoader(shuffle=True, generator=gen)``. ``options``: workers and
-    pinned memory (sparselab.data.workers)."""
-    options = options or {}
-    ds = snli.PairDataset(pairs, vocab)
-    collate = functools.partial(snli.collate, pad_id=vocab.pad_id)  # picklable, for DataLoader workers
-    if not shuffle:
-        return torch.utils.data.DataLoader(ds, batch_size=int(batch_size), collate_fn=collate, **options)
-    gen = torch.Generator().manual_seed(int(seed))
-    batches = torch.utils.data.BatchSampler(torch.utils.data.RandomSampler(ds, generator=gen), int(batch_size),
-                                            drop_last=False)
-    return ResumableLoader(ds, ShardedBatchSampler(batches), generator=gen, collate_fn=collate, **options)
 
 
 # ------------------------------------------------------------------ evaluation
@@ -168,7 +75,7 @@ def attention_stats(weights: list[list[float] | None]) -> dict[str, float]:
 
 
 def example_rows(model, examples: list[snli.Pair], vocab, n_test: int) -> list[dict]:
-    preds, weights = predict(model, loader(examples, vocab, 64))
+    preds, weights = predict(model, data.loader(examples, vocab, 64))
     return [{"split": "test" if i < n_test else "dev", "pair_id": p.pair_id, "line": p.line,
              "premise": list(p.premise), "hypothesis": list(p.hypothesis), "gold": snli.LABELS[p.label],
              "pred": snli.LABELS[y], "weights": w} for i, (p, y, w) in enumerate(zip(examples, preds, weights))]
@@ -200,35 +107,35 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     check_no_mapping(cfg)
     tcfg = cfg.task
     variant = str(tcfg.attention)
-    normalizer = normalizer_config(tcfg)
+    normalizer = nli_build.normalizer_config(tcfg)
     l2 = float(tcfg.l2)
     if l2 < 0:
         raise ConfigError(f"task.l2={l2}: must be >= 0")
-    splits, examples = load_data(cfg)
+    splits, examples = data.load_data(cfg)
     vocab = snli.build_vocab([s.pairs for s in splits.values()] + [examples])
     vectors = str(cfg.data.vectors)
     words = vocab.itos
     found = glove.load(vectors, data_root(cfg.data.get("root")), words[2:])
     matrix, _ = glove.embedding_matrix(words, found, int(cfg.seed), pad_id=vocab.pad_id)
-    oov = oov_stats(splits, lambda w: w in found.vectors)
+    oov = data.oov_stats(splits, lambda w: w in found.vectors)
     log.info("snli %s l2=%g: %s; vocab %d, %s found in %s; test OOV token rate %.2f%%", variant, l2,
              ", ".join(f"{k} {len(s.pairs)} (dropped '-' {s.dropped})" for k, s in splits.items()), len(vocab),
              len(found.vectors), vectors, 100 * oov["test"]["oov_token_rate"])
 
-    mcfg = model_config(cfg.model, len(vocab), found.dim, normalizer, vocab.pad_id)
-    model = build_model(mcfg)
+    mcfg = nli_build.model_config(cfg.model, len(vocab), found.dim, normalizer, vocab.pad_id)
+    model = nli_build.build_model(mcfg)
     model.set_embeddings(matrix)
     module = NLIModule(model, lr=float(tcfg.lr), l2=l2, ctx=ctx)
     options = loader_options(cfg)
-    train_dl = loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed),
+    train_dl = data.loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed),
                       options=options)
-    dev_dl = loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size), options=options)
+    dev_dl = data.loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size), options=options)
     fitted = loop.fit(module, train_dl, dev_dl, cfg, ctx)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
 
     dev_pred, _ = predict(model, dev_dl)
-    test_pred, test_w = predict(model, loader(splits["test"].pairs, vocab, int(tcfg.eval_batch_size)))
+    test_pred, test_w = predict(model, data.loader(splits["test"].pairs, vocab, int(tcfg.eval_batch_size)))
     metrics = {"dev_acc": accuracy(dev_pred, splits["dev"].pairs),
                "test_acc": accuracy(test_pred, splits["test"].pairs)}
     metrics.update(attention_stats(test_w))
@@ -245,7 +152,7 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
         "oov_policy": OOV_POLICY, "oov": oov, "vocab_size": len(vocab), "vectors_found": len(found.vectors),
         "splits": {k: {"pairs": len(s.pairs), "dropped_no_gold": s.dropped, "lines": s.lines,
                        "labels": s.label_counts, "file": str(cfg.data.splits[k])} for k, s in splits.items()},
-        "reductions": reductions(cfg, splits, vectors), "history": module.history, "examples": shown,
+        "reductions": data.reductions(cfg, splits, vectors), "history": module.history, "examples": shown,
         **fitted.record(), "heatmap": HEATMAP if shown and shown[0]["weights"] is not None else None,
     }
     return {"metrics": metrics, "best": {"val_acc": module.best_score, "epoch": module.best_epoch}, "extra": extra}
