@@ -146,3 +146,37 @@ def test_sigkilled_job_resumes_from_last_validation_with_the_same_numbers(tmp_pa
     assert resumed["extra"]["history"] == reference["extra"]["history"]
     assert resumed["best"] == reference["best"]
     assert resumed["extra"].get("alpha_trajectory") == reference["extra"].get("alpha_trajectory")
+
+
+@pytest.mark.slow
+def test_a_job_killed_while_it_evaluates_resumes_without_training_again(tmp_path):
+    # training has ended (checkpoints/fit_done.json) but the record is not finished yet: the job is killed while it
+    # evaluates (beam search can take hours at paper scale); the re-run restores the final state and trains nothing
+    overrides = RESUMABLE_JOBS["inflection"]
+    assert job(tmp_path / "ref", overrides).wait(timeout=600) == 0
+    reference = the_record(tmp_path / "ref")
+
+    runs = tmp_path / "runs"
+    proc = job(runs, overrides, start_new_session=True)
+    deadline = time.time() + 600
+    while not list(runs.rglob("checkpoints/fit_done.json")) and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert the_record(runs)["status"] == "running", "the job finished before it could be killed"
+    (done,) = list(runs.rglob("checkpoints/fit_done.json"))
+    ended = json.loads(done.read_text())
+
+    log = tmp_path / "resumed.log"
+    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}
+    with log.open("w") as fh:
+        assert subprocess.run([sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"], cwd=PROJECT,
+                              env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=600).returncode == 0
+    assert f"training had ended at step {ended['steps']}" in log.read_text()
+    resumed = the_record(runs)
+    assert resumed["status"] == "finished"
+    assert resumed["metrics"]["fit_time_s"] == ended["fit_time_s"]      # the first attempt's fit, not a new one
+    assert untimed(resumed["metrics"]) == untimed(reference["metrics"])
+    assert resumed["extra"]["history"] == reference["extra"]["history"]
+    assert resumed["extra"]["resumed_from_step"] == 0
+    assert not list(runs.rglob("checkpoints")), "the checkpoint folder outlived the job"

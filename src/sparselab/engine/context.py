@@ -30,6 +30,9 @@ class RunContext:
     started: float = field(default_factory=time.time)
     # Number of training samples seen; tasks add to it so the record has throughput.
     samples_seen: int = 0
+    # Called once the record says "finished" (the training loop's checkpoint folder is deleted then: a job
+    # killed while it evaluates resumes from it without training again).
+    after_finished: list = field(default_factory=list)
 
     def log_metrics(self, metrics: dict[str, float], step: int | None = None) -> None:
         self.log_fn(metrics, step)

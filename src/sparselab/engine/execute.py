@@ -5,7 +5,6 @@ import importlib
 import logging
 import os
 import re
-import sys
 import time
 import traceback
 from pathlib import Path
@@ -222,6 +221,8 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
         finished_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
     record.write(run_dir, rec)
+    for fn in ctx.after_finished:
+        fn()
     wandb_run.log_record(ctx, run, rec)
     wandb_run.finish(run)
     log.info("finished %s in %.1fs: %s", run_dir, wall, _short(rec["metrics"]))

@@ -8,9 +8,13 @@ rank 0 only, unsharded, so every number in a record comes from one process's ful
 
 **Model selection.** ``<run dir>/checkpoints/best.ckpt`` (weights only) is the state with the best
 validation metric (the module's ``ModelCheckpoint``); early stopping when ``task.early_stopping_patience``
-is set. After ``fit`` rank 0 loads the best state into the module and, behind a barrier
-(``trainer.strategy.barrier``: no rank leaves while the files may still be read), deletes the
-checkpoint folder; ``model.pt`` (written by the task, rank 0) holds the same weights.
+is set. After ``fit`` rank 0 loads the best state into the module, writes ``checkpoints/fit_done.json``
+(the facts of the fit) and meets the other ranks at a barrier (``trainer.strategy.barrier``). The checkpoint
+folder is deleted once the job's record says finished (``RunContext.after_finished``); ``model.pt`` (written
+by the task, rank 0) holds the best weights. A job killed while it evaluates (beam search over a test set
+can take hours at paper scale) finds ``fit_done.json`` when it runs again: ``fit`` restores ``last.ckpt``
+with ``max_steps`` set to the step training ended at, so nothing is trained, and the record keeps the first
+attempt's fit facts (``tests/test_resume.py``).
 
 **Resume inside a job.** A second ``ModelCheckpoint`` (no monitor, top 1) writes ``checkpoints/last.ckpt``
 at every validation: weights, optimizer, Lightning's schedulers, loop progress, every callback's state
@@ -32,17 +36,18 @@ its run folder and resumes from ``last.ckpt``. Under a plain ``sbatch`` script, 
 auto-requeue (``SIGUSR1``, ``#SBATCH --signal=SIGUSR1@90``) saves ``hpc_ckpt_<n>.ckpt`` in the run folder and
 requeues; the job then resumes from the newer of that file and ``last.ckpt`` (:func:`resume_checkpoint`).
 A job killed without warning (SIGKILL, a node failure) resumes from its last validation. Either file is
-deleted with the checkpoint folder when training is done.
+deleted with the checkpoint folder when the job has finished.
 
 **What runs where under DDP.** Every rank builds the same trainer and calls ``fit`` with the same
 ``ckpt_path`` (each reads the shared run folder before the process group exists; Lightning starts the
 other ranks inside rank 0's ``fit``, so none of them can see a checkpoint that rank 0 has not). Rank 0
-alone deletes the stale folder (``rank_zero_only``) and, after the barrier, the checkpoint folder;
+alone deletes the stale folder (``rank_zero_only``) and, once the record is written, the checkpoint folder;
 Lightning writes checkpoints from rank 0 only. Validation metrics come from torchmetrics states, whose
 ``compute`` all-reduces them: every rank logs the same value (so ``sync_dist`` is not needed for them).
 """
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import time
@@ -58,6 +63,7 @@ from sparselab.engine.context import RunContext
 log = logging.getLogger("sparselab")
 CHECKPOINTS = "checkpoints"
 LAST = "last.ckpt"
+FIT_DONE = "fit_done.json"      # in the checkpoint folder once training has ended (facts of the fit)
 
 
 @dataclass
@@ -73,13 +79,15 @@ class Fitted:
     def is_global_zero(self) -> bool:
         return self.trainer.is_global_zero
 
+    ended: dict | None = None    # a fit that had ended before the job was killed: its step and epoch counts
+
     @property
     def steps(self) -> int:
-        return int(self.trainer.global_step)
+        return int(self.ended["steps"]) if self.ended else int(self.trainer.global_step)
 
     @property
     def epochs(self) -> int:
-        return int(self.trainer.current_epoch)
+        return int(self.ended["epochs"]) if self.ended else int(self.trainer.current_epoch)
 
     def record(self) -> dict:
         """The record's ``extra`` entries of the fit."""
@@ -152,6 +160,11 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     if ckpt_path is None:
         # a killed earlier attempt's best file must not be taken for this run's
         _remove(run_dir, "no checkpoint to resume from" if resume else "engine.resume=false")
+    done = _fit_done(ckpt_dir) if ckpt_path is not None and ckpt_path.name == LAST else None
+    if done is not None:
+        # training had ended (the job was killed while it evaluated): restore its final state, train nothing
+        log.info("training had ended at step %d: restoring its final state from %s", done["steps"], ckpt_path)
+        trainer_overrides = {**trainer_overrides, "max_steps": int(done["steps"])}
     tc = cfg.task
     selection = module.callbacks(ckpt_dir, tc.get("early_stopping_patience"), tc.get("early_stopping_min_delta", 0.0),
                                  tc.get("early_stopping_start", 0.0))
@@ -175,11 +188,31 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     fit_time = time.time() - t0
     stop = next((c for c in selection if hasattr(c, "stopping_reason")), None)
     stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
+    started_epoch = getattr(stop, "started_epoch", None)
+    facts = {"steps": int(trainer.global_step), "epochs": int(trainer.current_epoch), "fit_time_s": fit_time,
+             "stopped_early": bool(stopped_early), "started_epoch": started_epoch, "resumed_from_step": resumed.step}
+    if done is not None:    # the facts of the fit that ended before, not of this no-op one
+        facts = done
     if trainer.is_global_zero:
         module.load_best(selection[0])     # the best state by the module's metric, weights_only=True
+        if done is None:
+            _write_fit_done(ckpt_dir, facts)
     trainer.strategy.barrier("sparselab.loop: best state loaded")
-    _remove(run_dir, "training done; model.pt keeps the best weights")
+    # The checkpoint folder stays until the job's record says finished (a kill while evaluating resumes here)
+    ctx.after_finished.append(lambda: _remove(run_dir, "job finished; model.pt keeps the best weights"))
     # Lightning's teardown leaves the module on the CPU; evaluate on the device it trained on
     module.to(trainer.strategy.root_device)
     module.eval()
-    return Fitted(trainer, fit_time, bool(stopped_early), getattr(stop, "started_epoch", None), resumed.step)
+    return Fitted(trainer, facts["fit_time_s"], facts["stopped_early"], facts["started_epoch"],
+                  facts["resumed_from_step"], ended=done)
+
+
+def _fit_done(ckpt_dir: Path) -> dict | None:
+    path = ckpt_dir / FIT_DONE
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+@rank_zero_only
+def _write_fit_done(ckpt_dir: Path, facts: dict) -> None:
+    ckpt_dir.mkdir(parents=True, exist_ok=True)
+    (ckpt_dir / FIT_DONE).write_text(json.dumps(facts))
