@@ -6,6 +6,8 @@
 #   B. the paper's rule at the cpu profile's lr 3e-3                     -> lr or rule?
 #   C. the old rule (best so far) at lr 1e-3                             -> completes rule × lr
 #   D. the paper's rule, lr 1e-3, validating every 5 epochs              -> validation frequency
+#   E. no halving at all (lr_rule=constant), lr 1e-3                     -> does the late starter catch up when
+#      its rate is not cut? (after A: attention α 2 starts later and is halved 7 times by epoch 71)
 # Every run: early stopping patience 5 validations, min_delta 0.1, counted only once dev accuracy is 1 point
 # above its first validation (task.early_stopping_start, the cpu default), 100-epoch guard.
 # Jobs run N at a time (default 2, 1 thread each) in the order listed, or group by group in the order given after N
@@ -23,7 +25,7 @@ export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTH
 PY=${PYTHON:-python}
 N=${1:-2}
 GROUPS_IN_ORDER=("${@:2}")
-[ ${#GROUPS_IN_ORDER[@]} -gt 0 ] || GROUPS_IN_ORDER=(A B C D)
+[ ${#GROUPS_IN_ORDER[@]} -gt 0 ] || GROUPS_IN_ORDER=(A B C D E)
 LOGS="$SPARSELAB_RUNS/diagnose_logs"
 mkdir -p "$LOGS"
 
@@ -36,6 +38,8 @@ JOBS=(
   "C_best_1e-3_att1 task.lr_rule=best task.lr=1.0e-3 mapping.attn_alpha=1.0"
   "D_prev_1e-3_val5_att2 task.lr_rule=previous task.lr=1.0e-3 trainer.check_val_every_n_epoch=5 mapping.attn_alpha=2.0"
   "D_prev_1e-3_val5_att1 task.lr_rule=previous task.lr=1.0e-3 trainer.check_val_every_n_epoch=5 mapping.attn_alpha=1.0"
+  "E_const_1e-3_att2 task.lr_rule=constant task.lr=1.0e-3 mapping.attn_alpha=2.0"
+  "E_const_1e-3_att1 task.lr_rule=constant task.lr=1.0e-3 mapping.attn_alpha=1.0"
 )
 
 run_one() {

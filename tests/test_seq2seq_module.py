@@ -176,6 +176,12 @@ def test_paper_rule_halves_only_when_the_loss_rises_over_the_previous_validation
                            val_check_interval=2, max_steps=15)
     trainer.fit(best, dl, dl)
     assert [h["lr"] for h in best.history[:6]] == [1e-3, 1e-3, 5e-4, 2.5e-4, 1.25e-4, 6.25e-5]
+
+    constant = Scripted(model, losses, [10.0] * 7, ctx=ctx, lr_rule="constant")    # the diagnosis' control
+    trainer = make_trainer(tcfg, ctx, callbacks=constant.callbacks(tmp_path / "ckpt3"), num_sanity_val_steps=0,
+                           val_check_interval=2, max_steps=15)
+    trainer.fit(constant, dl, dl)
+    assert [h["lr"] for h in constant.history[:6]] == [1e-3] * 6 and constant.lr_halvings() == 0
     with pytest.raises(ValueError, match="lr_rule"):
         Scripted(model, losses, [10.0], ctx=ctx, lr_rule="sometimes")
 

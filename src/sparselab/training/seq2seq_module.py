@@ -9,7 +9,9 @@
   - ``"best"``: ``torch.optim.lr_scheduler.ReduceLROnPlateau(factor=0.5, patience=0)`` on ``val_loss``:
     halve after every validation whose loss is not a new best;
   - ``"previous"``: :class:`HalveOnLossIncrease`, Peters et al. (2019)'s rule: halve "whenever the loss
-    increases on the validation set", i.e. when it is higher than at the previous validation.
+    increases on the validation set", i.e. when it is higher than at the previous validation;
+  - ``"constant"``: never halve (a control for the issue-20 diagnosis: does a run that starts late catch up
+    when its rate is not cut?).
 * **Validation**: teacher-forced loss per target token and the task's metric on its own decode,
   accumulated with torchmetrics (``SumMetric`` in float64, so the sums are those of Python floats).
   Each validation appends ``{epoch, step, val_loss, <metric>, lr}`` to :attr:`history`.
@@ -95,7 +97,7 @@ class HalveOnLossIncrease:
         self.last, self.factor = state["last"], float(state["factor"])
 
 
-LR_RULES = ("best", "previous")
+LR_RULES = ("best", "previous", "constant")
 
 
 class EarlyStoppingAfterStart(EarlyStopping):
@@ -187,6 +189,8 @@ class Seq2SeqModule(KeepsRunState, L.LightningModule):
         opt = torch.optim.Adam(self.model.parameters(), lr=self.lr)
         if self.lr_rule == "previous":
             self.plateau = HalveOnLossIncrease(opt, factor=self.lr_factor)
+        elif self.lr_rule == "constant":
+            self.plateau = None
         else:
             self.plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=self.lr_factor,
                                                                       patience=self.lr_patience, threshold=0.0)
