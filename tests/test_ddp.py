@@ -62,6 +62,12 @@ def test_ddp_two_processes_inside_a_multirun(tmp_path, task):
     # the child rank ran the one job it was started for: Hydra launched the 2 jobs once, in this process
     assert out.stdout.count("Launching 2 jobs") + out.stderr.count("Launching 2 jobs") == 1
     check_jobs(tmp_path, out)
+    # evaluation (and beam search) ran once per job, on rank 0; rank 1 of each job trained and returned
+    text = out.stdout + out.stderr
+    assert text.count("rank 0 of 2: training done; evaluating on this rank") == 2, text[-3000:]
+    assert text.count("rank 1 of 2: training done; rank 0 evaluates") == 2, text[-3000:]
+    # the checkpoint folder lived until rank 0 had written the record, and not after
+    assert not list(tmp_path.rglob("checkpoints"))
     if task == "snli":
         # a pipeline's --report-only finds a job run under another launcher and device count: seed 0 of this
         # sweep is one of the Martins smoke plan's 6 SNLI jobs (identity ignores trainer=ddp, devices, launcher)
