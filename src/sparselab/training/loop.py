@@ -201,7 +201,7 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     log.info("rank %d of %d: training done; %s", trainer.global_rank, trainer.world_size,
              "evaluating on this rank" if trainer.is_global_zero else "rank 0 evaluates")
     # The checkpoint folder stays until the job's record says finished (a kill while evaluating resumes here)
-    ctx.after_finished.append(lambda: _remove(run_dir, "job finished; model.pt keeps the best weights"))
+    ctx.after_finished.append(lambda: _remove(run_dir, "the job has finished"))
     # Lightning's teardown leaves the module on the CPU; evaluate on the device it trained on
     module.to(trainer.strategy.root_device)
     module.eval()
