@@ -74,12 +74,11 @@ class Fitted:
     stopped_early: bool
     early_stopping_started_epoch: int | None
     resumed_from_step: int       # 0 when training started from scratch
+    ended: dict | None = None    # a fit that had ended before the job was killed: its step and epoch counts
 
     @property
     def is_global_zero(self) -> bool:
         return self.trainer.is_global_zero
-
-    ended: dict | None = None    # a fit that had ended before the job was killed: its step and epoch counts
 
     @property
     def steps(self) -> int:
@@ -160,7 +159,8 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     if ckpt_path is None:
         # a killed earlier attempt's best file must not be taken for this run's
         _remove(run_dir, "no checkpoint to resume from" if resume else "engine.resume=false")
-    done = _fit_done(ckpt_dir) if ckpt_path is not None and ckpt_path.name == LAST else None
+    # (whichever file it resumes from: a SLURM requeue signal during evaluation saves an hpc_ckpt of the final state)
+    done = _fit_done(ckpt_dir) if ckpt_path is not None else None
     if done is not None:
         # training had ended (the job was killed while it evaluated): restore its final state, train nothing
         log.info("training had ended at step %d: restoring its final state from %s", done["steps"], ckpt_path)
