@@ -99,7 +99,7 @@ class EnsembleStepModel:
 
     @property
     def device(self) -> torch.device:
-        return _device_of(self.members[0])
+        return device_of(self.members[0])
 
     def init(self, batch):
         return [m.init(batch) for m in self.members]
@@ -113,7 +113,8 @@ class EnsembleStepModel:
         return [m.select(s, index) for m, s in zip(self.members, state)]
 
 
-def _device_of(model) -> torch.device:
+def device_of(model) -> torch.device:
+    """Where a step model decodes: its ``device``, else the CPU."""
     return torch.device(getattr(model, "device", None) or "cpu")
 
 
@@ -137,7 +138,7 @@ def beam_search(model: StepModel, batch: Any, batch_size: int, beam: int = 5, ma
     itself, the probabilities and the certificate are unchanged.
     """
     B, K = batch_size, beam
-    device = _device_of(model)
+    device = device_of(model)
     results = [BeamResult() for _ in range(B)]
     state = model.init(batch)
     state = model.select(state, torch.arange(B, device=device).repeat_interleave(K))

@@ -7,25 +7,19 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import torch
-
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
 from sparselab.data.inflection_data import loader
 from sparselab.data.text import Vocab, to_device
-from sparselab.decoding.beam import beam_search
+from sparselab.decoding.beam import beam_search, device_of
 from sparselab.models.seq2seq import Seq2Seq
-
-
-def _device(step_model) -> torch.device:
-    return getattr(step_model, "device", torch.device("cpu"))
 
 
 def decode(step_model, data: dict[str, list[sg.Example]], src: Vocab, tgt: Vocab, beam: int,
            batch_size: int, max_len: int, length_norm: float = 0.0):
     """Beam-decode every example on the model's device; returns {lang: [BeamResult, ...]} in file order."""
     out = {}
-    device = _device(step_model)
+    device = device_of(step_model)
     for lang in sorted(data):
         ds, dl = loader({lang: data[lang]}, src, tgt, batch_size)
         res = []
@@ -88,7 +82,7 @@ def nbest_examples(step_model, val, src, tgt, cfg, n: int) -> list[dict]:
     """Every finished output (with probability) for the first input of the first ``n`` languages' dev sets."""
     out = []
     langs = sorted(val)[: max(1, n)]
-    device = _device(step_model)
+    device = device_of(step_model)
     for lang in langs:
         if not val[lang]:
             continue

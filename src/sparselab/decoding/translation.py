@@ -20,7 +20,7 @@ from sparselab import mappings
 from sparselab.data.mt_data import MTData, dataset, loader
 from sparselab.data.mt_preprocess import Prepared, merge_bpe
 from sparselab.data.text import PairDataset, Vocab, to_device
-from sparselab.decoding.beam import beam_search
+from sparselab.decoding.beam import beam_search, device_of
 from sparselab.decoding.bleu import bleu_scores, write_lines
 
 TRANSLATIONS = "translations"
@@ -31,7 +31,7 @@ def translate(step_model, ds: PairDataset, src: Vocab, tgt: Vocab, beam: int, ba
     """Beam-decode every item of ``ds`` in order; BeamResults. The length limit per batch is
     ``min(max_len, 2 × longest source + 10)``."""
     dl = loader(ds, src, tgt, batch_size)
-    device = getattr(step_model, "device", torch.device("cpu"))
+    device = device_of(step_model)
     out = []
     for batch in dl:
         limit = min(int(max_len), 2 * int(batch["src_len"].max()) + 10)

@@ -31,6 +31,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine.errors import ConfigError
 
+
 def single_process(strategy) -> bool:
     """Whether a ``trainer.strategy`` runs one process per node (Lightning's ``auto`` on one device)."""
     return str(strategy) in ("auto", "single_device", "None")

@@ -15,6 +15,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import datafiles, record, wandb_run
 from sparselab.engine.context import RunContext
+from sparselab.engine.devices import on_cuda
 from sparselab.engine.errors import ConfigError
 
 log = logging.getLogger("sparselab")
@@ -92,16 +93,11 @@ def _rank() -> int:
     return int(env.get("LOCAL_RANK", "0") or 0) + int(env.get("NODE_RANK", "0") or 0)
 
 
-def _on_cuda(cfg: DictConfig) -> bool:
-    accelerator = str(OmegaConf.select(cfg, "trainer.accelerator", default="auto"))
-    return torch.cuda.is_available() and accelerator in ("auto", "gpu", "cuda")
-
-
 def _devices_setup(cfg: DictConfig) -> int | None:
     """The CPU thread limit of this job (``threads``), or None on a CUDA job: there the CPU only feeds the GPU
     and 1 thread would starve it. On CUDA, ``engine.float32_matmul_precision`` sets the matmul precision
     (TF32 for "high")."""
-    if _on_cuda(cfg):
+    if on_cuda(cfg):
         torch.set_float32_matmul_precision(str(OmegaConf.select(cfg, "engine.float32_matmul_precision",
                                                                  default="highest")))
         return None

@@ -32,6 +32,7 @@ from sparselab.decoding import inflection as evaluation
 from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel
 from sparselab.engine import record
 from sparselab.engine.context import RunContext
+from sparselab.engine.devices import on_cuda
 from sparselab.engine.errors import ConfigError
 from sparselab.models.build import build_model, load_model, model_config, save_model
 from sparselab.training import loop
@@ -135,8 +136,7 @@ def find_members(cfg: DictConfig) -> list[dict]:
 
 def run_ensemble(cfg: DictConfig, ctx: RunContext) -> dict:
     members = find_members(cfg)
-    accel = str(cfg.trainer.get("accelerator", "auto"))
-    device = torch.device("cuda" if torch.cuda.is_available() and accel in ("auto", "gpu", "cuda") else "cpu")
+    device = torch.device("cuda" if on_cuda(cfg) else "cpu")
     loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE, device) for m in members]
     src, tgt = loaded[0][1], loaded[0][2]
     for _, s, t, _ in loaded[1:]:

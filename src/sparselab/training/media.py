@@ -26,16 +26,13 @@ import torch
 
 from sparselab import mappings
 from sparselab.analysis.heads import KINDS, head_density, learnable_normalizers
+from sparselab.data.text import to_device
 from sparselab.engine import media
 
 
 def _first(batch: dict, n: int) -> dict:
     """The first ``n`` items of a batch, on the CPU (what the callback keeps between validations)."""
     return {k: (v[:n].detach().cpu().clone() if torch.is_tensor(v) and v.dim() > 0 else v) for k, v in batch.items()}
-
-
-def _to(batch: dict, device) -> dict:
-    return {k: (v.to(device) if torch.is_tensor(v) else v) for k, v in batch.items()}
 
 
 def _trim(batch: dict, key: str, len_key: str) -> None:
@@ -68,7 +65,7 @@ class ValidationMedia(L.Callback):
         was_training = model.training
         model.eval()
         try:
-            batch = _to(self.batch, pl_module.device)
+            batch = to_device(self.batch, pl_module.device)
             if "premise" in batch:
                 items = self._nli(model, batch)
             elif hasattr(model, "heads"):
