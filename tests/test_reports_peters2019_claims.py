@@ -59,6 +59,9 @@ def test_shares_are_those_of_the_dev_best_configuration():
     assert row[-1] == "holds" and "output α 1.5 / attention α 1.5: single 0.60 (paper 0.66), exact 0.85" in row[2]
     g[(1.5, 1.5)] = [rec(70.0, dev=80.0, val_single_share=0.40, val_exact_share=0.85)]
     assert claims.shares_approach_paper({"medium": g}, REF)[-1] == "does not hold"
+    partial = {"medium": {k: v for k, v in g.items() if k[0] == 1.0}}                   # only the softmax-output row
+    assert claims.shares_approach_paper(partial, REF)[-1] == ("untested (medium: the 3×3 grid is not complete, so the "
+                                                              "dev-best configuration is not known)")
     old = {"medium": grid(lambda a, b: 70.0)}                                            # no val_* shares recorded
     assert claims.shares_approach_paper(old, REF)[-1].startswith("untested (medium: the records have no dev shares")
 
