@@ -60,13 +60,25 @@ def dev_sample(val: dict, per_language: int, seed: int = 0) -> dict:
 @torch.no_grad()
 def measure(model, module, batches) -> dict:
     model.eval()
-    loss = tokens = correct = steps = one = attended = 0.0
+    loss = tokens = correct = steps = one = attended = gap = perplexity = 0.0
+    gap_rows = 0
     words = module.make_metric()              # the runs' model-selection metric: greedy exact-match word accuracy
+    scores: list[torch.Tensor] = []           # the attention scores of each decoder step, as the normalizer got them
+    hook = model.attention.normalizer.register_forward_hook(lambda mod, args, out: scores.append(args[0]))
     for b in batches:
         words.update(module.decode(b), b["tgt_out"])
+        scores.clear()
         logits, attn = model(b["src"], b["src_len"], b["tgt_in"], return_attn=True)
         gold = b["tgt_out"]
         real = gold != model.tgt_pad_id
+        # the gap between the two highest scores: sparsemax attends to one position exactly when it is >= 1
+        top2 = torch.stack(scores, 1).topk(2, dim=-1).values            # (B,T,2)
+        two = real & torch.isfinite(top2[..., 1])                        # steps whose source has 2+ positions
+        gap += float((top2[..., 0] - top2[..., 1])[two].sum())
+        gap_rows += int(two.sum())
+        # exp(entropy): how many positions the attention spreads over, for dense and sparse weights alike
+        ent = -(attn * attn.clamp_min(1e-30).log()).sum(-1)
+        perplexity += float(ent.exp()[real].sum())
         loss += float(module.loss(b, reduction="sum"))
         tokens += float(real.sum())
         correct += float(((logits.argmax(-1) == gold) & real).sum())
@@ -74,14 +86,17 @@ def measure(model, module, batches) -> dict:
         steps += support.numel()
         one += float((support == 1).sum())
         attended += float(support.sum())
+    hook.remove()
     model.train()
-    return {"dev_word_acc": float(words.compute()), "dev_tok_acc": 100 * correct / tokens, "dev_loss": loss / tokens, "attended": attended / steps,
-            "one_position_share": one / steps}
+    return {"dev_word_acc": float(words.compute()), "dev_tok_acc": 100 * correct / tokens, "dev_loss": loss / tokens,
+            "attended": attended / steps, "attention_perplexity": perplexity / steps,
+            "one_position_share": one / steps, "top_score_gap": gap / max(gap_rows, 1)}
 
 
 COLUMNS = (("step", "step", "{:d}"), ("epoch", "epoch", "{:.1f}"), ("dev_word_acc", "dev word acc (greedy)", "{:.1f}"),
            ("dev_tok_acc", "dev token acc", "{:.1f}"), ("dev_loss", "dev loss", "{:.3f}"),
-           ("attended", "attended positions", "{:.2f}"), ("one_position_share", "share at 1 position", "{:.2f}"),
+           ("attended", "attended positions", "{:.2f}"), ("attention_perplexity", "exp(attention entropy)", "{:.2f}"),
+           ("one_position_share", "share at 1 position", "{:.2f}"), ("top_score_gap", "top-2 score gap", "{:.2f}"),
            ("scorer_grad", "scorer grad norm", "{:.4f}"), ("scorer_to_output_grad", "scorer / output grad", "{:.3f}"))
 
 
@@ -93,7 +108,7 @@ def summary(path: Path) -> str:
         key = (f"output α {r['alpha']:g}, attention α {r['attn_alpha']:g}, scorer init {r['init']}, lr {r['lr']:g}"
                + (f", {' '.join(r['overrides'])}" if r["overrides"] else ""))
         arms.setdefault(key, []).append(r)
-    out = ["# Issue 20: attention collapse under a softmax output, the starved-scorer test", "",
+    out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
            f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
            "benchmarks/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] --steps 1600 "

@@ -17,7 +17,6 @@ import pytest
 from index_links import broken_links
 
 PROJECT = Path(__file__).resolve().parents[1]
-SMOKE_METRICS = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
 
 
 def _env(tmp_path):
@@ -57,10 +56,11 @@ def test_smoke_pipeline(tmp_path):
     assert index.count("<table>") >= 3 and "<img src='accuracy_by_alpha.png'" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
     assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
-    # same numbers as before the refactor (abs tol 1e-6; timings are not compared)
-    from sparselab.reports import numbers, peters2019
-    want = json.loads(SMOKE_METRICS.read_text())["peters2019"]
-    assert numbers.diff(peters2019.numbers(tmp_path / "runs", "smoke"), want, abs_tol=1e-6) == []
+    # same numbers as the fixture: to 1e-6 on its CPU kernels, every row and metric present and finite on others
+    # (every Peters row comes from a torch fit; tests/smoke_numbers.py says why; timings are not compared)
+    from sparselab.reports import peters2019
+    from smoke_numbers import diff
+    assert diff("peters2019", peters2019.numbers(tmp_path / "runs", "smoke"), torch_fit=lambda row: True) == []
     # the smoke models learn: trained and scored on the same 20 lines per language, the sparse-output models
     # (output α 1.5 and 2) get most words right (issue 12); the pinned numbers above hold every value
     from sparselab.engine import record
