@@ -4,6 +4,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parents[1]
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
 
@@ -15,14 +17,15 @@ def script():
     return mod
 
 
-def rows(attn_alpha, alpha=1.0, init="default"):
-    out = [json.loads(x) for x in (HERE / "attention_collapse.jsonl").read_text().splitlines()]
+def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse"):
+    out = [json.loads(x) for x in (HERE / f"{name}.jsonl").read_text().splitlines()]
     return {r["step"]: r for r in out if (r["attn_alpha"], r["alpha"], r["init"]) == (attn_alpha, alpha, init)}
 
 
-def test_the_committed_table_is_the_scripts_summary_of_the_stored_measurements():
-    got = script().summary(HERE / "attention_collapse.jsonl")
-    assert got + "\n" == (HERE / "attention_collapse.md").read_text()
+@pytest.mark.parametrize("name", ["attention_collapse", "attention_scale"])
+def test_the_committed_table_is_the_scripts_summary_of_the_stored_measurements(name):
+    got = script().summary(HERE / f"{name}.jsonl")
+    assert got + "\n" == (HERE / f"{name}.md").read_text()
 
 
 def test_sparse_attention_scorer_is_not_starved_and_the_collapse_follows_the_output():
@@ -36,3 +39,19 @@ def test_sparse_attention_scorer_is_not_starved_and_the_collapse_follows_the_out
     assert zero[100]["attended"] < 2.5 and abs(zero[1600]["attended"] - sparse[1600]["attended"]) < 0.1
     # under a softmax output the one-position share keeps rising; under a sparsemax output it levels off lower
     assert sparse[1600]["one_position_share"] > sparse_out[1600]["one_position_share"] + 0.15
+
+
+def test_a_softmax_output_keeps_driving_the_attention_scores_apart():
+    soft_att, sparse_att = rows(1.0, name="attention_scale"), rows(2.0, name="attention_scale")
+    sparse_out = rows(2.0, alpha=2.0, name="attention_scale")
+    # the top-2 score gap under a softmax output ends more than twice that under a sparsemax output, for both
+    # attention mappings; the sparsemax output's grows slowly (its last 4 measurements within 0.7)
+    for arm in (soft_att, sparse_att):
+        assert arm[1600]["top_score_gap"] > 2 * sparse_out[1600]["top_score_gap"]
+    last = [sparse_out[s]["top_score_gap"] for s in (1300, 1400, 1500, 1600)]
+    assert max(last) - min(last) < 0.7
+    # at equal teacher-forced token accuracy (the softmax output's last row against the first sparsemax-output row
+    # that reaches it), sparsemax attention under the softmax output attends to one position far more often
+    target = sparse_att[1600]["dev_tok_acc"]
+    first = min(s for s in sparse_out if sparse_out[s]["dev_tok_acc"] >= target)
+    assert sparse_att[1600]["one_position_share"] > sparse_out[first]["one_position_share"] + 0.2
