@@ -57,6 +57,16 @@ def dev_sample(val: dict, per_language: int, seed: int = 0) -> dict:
     return {lang: random.Random(seed).sample(val[lang], min(per_language, len(val[lang]))) for lang in sorted(val)}
 
 
+def standardized(scores: torch.Tensor, tau: float) -> torch.Tensor:
+    """Each row over its finite entries: (s - mean) / sd * tau; -inf (padding) stays -inf, a one-position row 0."""
+    real = torch.isfinite(scores)
+    n = real.sum(-1, keepdim=True).clamp(min=1)
+    x = torch.where(real, scores, torch.zeros_like(scores))
+    mean = x.sum(-1, keepdim=True) / n
+    var = torch.where(real, (x - mean) ** 2, torch.zeros_like(x)).sum(-1, keepdim=True) / n
+    return torch.where(real, (x - mean) / torch.sqrt(var + 1e-6) * tau, scores)
+
+
 @torch.no_grad()
 def measure(model, module, batches) -> dict:
     model.eval()
@@ -106,13 +116,13 @@ def summary(path: Path) -> str:
     for line in path.read_text().splitlines():
         r = json.loads(line)
         key = (f"output α {r['alpha']:g}, attention α {r['attn_alpha']:g}, scorer init {r['init']}, lr {r['lr']:g}"
-               + (f", scores clipped to ±{r['clip']:g}" if r.get("clip") is not None else "")
+               + (f", scores standardised to sd {r['standardize']:g}" if r.get("standardize") is not None else "")
                + (f", {' '.join(r['overrides'])}" if r["overrides"] else ""))
         arms.setdefault(key, []).append(r)
     out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
            f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
-           "benchmarks/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--clip C] --steps 1600 "
+           "benchmarks/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--standardize TAU] --steps 1600 "
            f"--every 100 --out {path.name}` (cpu profile, medium, 10 languages, seed 0, 1 thread). The dev sample "
            "is 100 words per language; 'attended positions' counts nonzero weights, so softmax attention always "
            "counts the whole source. Scorer = the attention's W_a; its gradient norm is averaged over the steps "
@@ -135,9 +145,11 @@ def main(argv=None) -> int:
     p.add_argument("--alpha", type=float, default=1.0, help="output α (1 = softmax output, the collapsing case)")
     p.add_argument("--init", choices=("default", "zero"), default="default",
                    help="zero: the attention scorer W_a starts at 0 (all scores equal, full support at step 0)")
-    p.add_argument("--clip", type=float, default=None,
-                   help="bound every attention score to (-C, C) by C*tanh(score/C) before the normalizer (the "
-                        "intervention: a top-2 gap can then not exceed 2C); masked positions stay -inf")
+    p.add_argument("--standardize", type=float, default=None, metavar="TAU",
+                   help="the intervention: each row of attention scores standardised over its source positions "
+                        "(mean 0, standard deviation TAU) before the normalizer, so their scale cannot grow; "
+                        "masked positions stay -inf. (Bounding each score by C*tanh(s/C) instead saturated: the "
+                        "top scores tied at C and attention went uniform.)")
     p.add_argument("--steps", type=int, default=800)
     p.add_argument("--every", type=int, default=50)
     p.add_argument("--threads", type=int, default=1)
@@ -157,17 +169,15 @@ def main(argv=None) -> int:
     model = build_model(model_config(cfg.model, data.src, data.tgt))
     if a.init == "zero":
         torch.nn.init.zeros_(model.attention.linear_in.weight)
-    if a.clip is not None:
-        c = float(a.clip)
-        model.attention.normalizer.register_forward_pre_hook(
-            lambda mod, args: (torch.where(torch.isfinite(args[0]), c * torch.tanh(args[0] / c), args[0]),))
+    if a.standardize is not None:
+        model.attention.normalizer.register_forward_pre_hook(lambda mod, args: (standardized(args[0], a.standardize),))
     module = InflectionModule(model, a.alpha, lr=float(cfg.task.lr))
     _, dev_dl = inflection_data.loader(dev_sample(data.val, 100), data.src, data.tgt, 250)
     dev = list(dev_dl)
     opt = torch.optim.Adam(model.parameters(), lr=float(cfg.task.lr))
     scorer, out_layer = model.attention.linear_in.weight, model.out.weight
     arm = {"attn_alpha": a.attn_alpha, "alpha": a.alpha, "init": a.init, "lr": float(cfg.task.lr),
-           "overrides": a.overrides, **({"clip": a.clip} if a.clip is not None else {})}
+           "overrides": a.overrides, **({"standardize": a.standardize} if a.standardize is not None else {})}
     step, g_scorer, g_out, n_grad, t0 = 0, 0.0, 0.0, 0, time.perf_counter()
 
     def emit():

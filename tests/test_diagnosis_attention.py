@@ -17,12 +17,13 @@ def script():
     return mod
 
 
-def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse"):
+def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse", standardize=None):
     out = [json.loads(x) for x in (HERE / f"{name}.jsonl").read_text().splitlines()]
-    return {r["step"]: r for r in out if (r["attn_alpha"], r["alpha"], r["init"]) == (attn_alpha, alpha, init)}
+    return {r["step"]: r for r in out if (r["attn_alpha"], r["alpha"], r["init"], r.get("standardize"))
+            == (attn_alpha, alpha, init, standardize)}
 
 
-@pytest.mark.parametrize("name", ["attention_collapse", "attention_scale"])
+@pytest.mark.parametrize("name", ["attention_collapse", "attention_scale", "attention_standardized"])
 def test_the_committed_table_is_the_scripts_summary_of_the_stored_measurements(name):
     got = script().summary(HERE / f"{name}.jsonl")
     assert got + "\n" == (HERE / f"{name}.md").read_text()
@@ -55,3 +56,14 @@ def test_a_softmax_output_keeps_driving_the_attention_scores_apart():
     target = sparse_att[1600]["dev_tok_acc"]
     first = min(s for s in sparse_out if sparse_out[s]["dev_tok_acc"] >= target)
     assert sparse_att[1600]["one_position_share"] > sparse_out[first]["one_position_share"] + 0.2
+
+
+def test_scores_whose_scale_cannot_grow_do_not_collapse():
+    free = rows(2.0, name="attention_scale")
+    sd1, sd05 = (rows(2.0, name="attention_standardized", standardize=t) for t in (1.0, 0.5))
+    # the intervention: the smaller the scores' spread, the fewer one-position steps (dose and response)
+    assert sd05[1600]["one_position_share"] < sd1[1600]["one_position_share"] < free[1600]["one_position_share"]
+    assert sd05[1600]["one_position_share"] < 0.15 and free[1600]["one_position_share"] > 0.85
+    # what the note reports about accuracy, one seed: sd 0.5 gains over the free scores, sd 1 does not
+    assert sd05[1600]["dev_word_acc"] > free[1600]["dev_word_acc"] + 5
+    assert sd1[1600]["dev_word_acc"] < free[1600]["dev_word_acc"]
