@@ -17,10 +17,11 @@ sparse-attention runs under a softmax output start to learn epochs after softmax
 
 This trains the real model (the run's config, data and loss; not Lightning, because the point is to read the
 scorer's gradient at every step) for ``--steps`` steps per arm, and every ``--every`` steps prints, on a fixed
-dev sample of 100 words per language: the greedy word accuracy (the runs' validation metric), and with teacher
-forcing the token accuracy and loss, the mean number of attended
-positions, the share of decoder steps attending to exactly one position, and the scorer's gradient norm
-(averaged over the steps since the last line) and its ratio to the output layer's.
+dev sample of 100 words per language (the same words for every seed): the greedy word accuracy (the runs'
+validation metric), and with teacher forcing the token accuracy and loss, the mean number of attended positions,
+exp(attention entropy), the share of decoder steps attending to exactly one position, the gap between the two
+highest attention scores, and the scorer's gradient norm (averaged over the steps since the last line) and its
+ratio to the output layer's. ``--standardize TAU`` is the intervention that keeps the scores' scale fixed.
 
     python benchmarks/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 --out diag.jsonl
     python benchmarks/diagnose_attention_gradient.py --summary diag.jsonl > diag.md      (a table per arm)
@@ -123,7 +124,7 @@ def summary(path: Path) -> str:
            f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
            "benchmarks/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--standardize TAU] --steps 1600 "
-           f"--every 100 --out {path.name}` (cpu profile, medium, 10 languages, seed 0, 1 thread). The dev sample "
+           f"--every 100 --out {path.name}` (cpu profile, medium, 10 languages, seed 0 unless the arm names another, 1 thread). The dev sample "
            "is 100 words per language; 'attended positions' counts nonzero weights, so softmax attention always "
            "counts the whole source. Scorer = the attention's W_a; its gradient norm is averaged over the steps "
            "since the previous row.", ""]

@@ -19,9 +19,14 @@ def script():
 
 def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse", standardize=None, seed=0):
     out = [json.loads(x) for x in (HERE / f"{name}.jsonl").read_text().splitlines()]
-    out = [r for r in out if ("seed=1" in r["overrides"]) == (seed == 1)]
+    out = [r for r in out if _seed(r) == seed]
     return {r["step"]: r for r in out if (r["attn_alpha"], r["alpha"], r["init"], r.get("standardize"))
             == (attn_alpha, alpha, init, standardize)}
+
+
+def _seed(r) -> int:
+    """The arm's seed: 0 (the script's) unless a ``seed=`` override names another."""
+    return int(next((o.split("=", 1)[1] for o in r["overrides"] if o.startswith("seed=")), 0))
 
 
 @pytest.mark.parametrize("name", ["attention_collapse", "attention_scale", "attention_standardized",
