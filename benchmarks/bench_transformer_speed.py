@@ -139,10 +139,14 @@ def build(cfgs: dict, vocab: int, seed: int, device) -> dict[str, TransformerMod
 class Trainer:
     """One training step of a module, timed: loss, backward, optimiser step, schedule step."""
 
-    def __init__(self, module: TransformerModule, device: torch.device):
+    def __init__(self, module: TransformerModule, device: torch.device, precision: str = "32-true"):
         opt = module.configure_optimizers()
         self.module, self.opt, self.sched = module, opt["optimizer"], opt["lr_scheduler"]["scheduler"]
         self.device = device
+        # bf16-mixed: the forward and loss under bf16 autocast, as Lightning's "bf16-mixed" does (weights, gradients
+        # and Adam stay float32; the mappings compute half-precision input in float32)
+        self.autocast = (torch.autocast(device.type, dtype=torch.bfloat16) if precision == "bf16-mixed"
+                         else contextlib.nullcontext())
 
     def _sync(self):
         if self.device.type == "cuda":
@@ -152,7 +156,9 @@ class Trainer:
         self._sync()
         t0 = time.perf_counter()
         self.opt.zero_grad(set_to_none=True)
-        self.module.loss(batch).backward()
+        with self.autocast:
+            loss = self.module.loss(batch)
+        loss.backward()
         self.opt.step()
         self.sched.step()
         self._sync()
@@ -259,7 +265,10 @@ def run(args) -> str:
     batch_tokens = args.batch_tokens or int(cfg.task.batch_tokens)
     ds = make_pairs(args.pairs, vocab, args.min_len, max_len, args.seed)
     batches = make_batches(ds, batch_tokens, args.batches, args.seed, device)
-    trainers = {name: Trainer(m, device) for name, m in build(cfgs, vocab, args.seed, device).items()}
+    if device.type == "cuda":
+        torch.set_float32_matmul_precision("high")     # the paper profile's engine.float32_matmul_precision (TF32)
+    trainers = {name: Trainer(m, device, args.precision)
+                for name, m in build(cfgs, vocab, args.seed, device).items()}
     times, tokens = time_rounds({n: t.step for n, t in trainers.items()}, batches, args.warmup, args.steps,
                                 args.seed)
     speed = speeds(times)
@@ -279,7 +288,7 @@ def run(args) -> str:
         f"{' --quick' if args.quick else ''}, run {datetime.date.today().isoformat()}.",
         "",
         f"- machine: {device_description(device)}; torch {torch.__version__}; "
-        f"torch threads: {torch.get_num_threads()}",
+        f"torch threads: {torch.get_num_threads()}; precision {args.precision}",
         f"- model: Transformer, {m.enc_layers} encoder / {m.dec_layers} decoder layers, {m.heads} heads, "
         f"d {m.d_model}, FF {m.d_ff}, dropout {m.dropout}, attention dropout {m.attn_dropout}; joint vocabulary {vocab} "
         f"(tied output: {m.tie_output}); the normalizer in every attention block, softmax output (cross-entropy) in "
@@ -336,6 +345,8 @@ def main(argv=None) -> int:
                     help="a fast check: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()
                                                       if v is not None) + " unless given")
     ap.add_argument("--device", default="cpu", help="cpu, cuda[:N], or auto (cuda when there is a GPU)")
+    ap.add_argument("--precision", default="32-true", choices=["32-true", "bf16-mixed"],
+                    help="bf16-mixed: forward and loss under bf16 autocast (the paper profile on a GPU)")
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2") or 2))
     ap.add_argument("--vocab", type=int, default=None, help="joint vocabulary size (default: the pair's BPE merges)")
     ap.add_argument("--batch-tokens", type=int, default=None, help="override task.batch_tokens")

@@ -91,7 +91,7 @@ def cuda_syncs(device: torch.device):
             found.extend(w for w in caught if "synchroniz" in str(w.message))
 
 
-def count(profile: str, device: torch.device, steps: int, warmup: int) -> dict[str, dict]:
+def count(profile: str, device: torch.device, steps: int, warmup: int, precision: str = "32-true") -> dict[str, dict]:
     cfgs = bench.configs(profile)
     vocab = bench.default_vocab(cfgs["softmax"])
     tc = cfgs["softmax"].task
@@ -105,7 +105,7 @@ def count(profile: str, device: torch.device, steps: int, warmup: int) -> dict[s
     rows[f"{bench.LABELS['alpha_entmax']}, 1.5-entmax output"] = fy
     out = {}
     for label, module in rows.items():
-        trainer = bench.Trainer(module, device)
+        trainer = bench.Trainer(module, device, precision)
         for b in batches[:warmup]:
             trainer.step(b)
         with HostReads() as reads, cuda_syncs(device) as syncs:
@@ -119,8 +119,9 @@ def count(profile: str, device: torch.device, steps: int, warmup: int) -> dict[s
     return out
 
 
-def table(result: dict, device: torch.device, profile: str, steps: int) -> str:
-    lines = [f"# Host reads per Transformer training step ({profile} profile, {device}, mean of {steps} steps)", "",
+def table(result: dict, device: torch.device, profile: str, steps: int, precision: str = "32-true") -> str:
+    lines = [f"# Host reads per Transformer training step ({profile} profile, {device}, {precision}, mean of {steps} "
+             "steps)", "",
              "| attention (output) | host reads of tensor values / step | CUDA syncs / step (sync debug mode) |",
              "|---|---|---|"]
     for label, r in result.items():
@@ -141,10 +142,12 @@ def main(argv=None) -> int:
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--precision", default="32-true", choices=["32-true", "bf16-mixed"])
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     device = torch.device(args.device)
-    text = table(count(args.profile, device, args.steps, args.warmup), device, args.profile, args.steps)
+    text = table(count(args.profile, device, args.steps, args.warmup, args.precision), device, args.profile,
+                 args.steps, args.precision)
     print(text, end="")
     if args.out:
         args.out.write_text(text)
