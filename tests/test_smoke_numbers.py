@@ -1,6 +1,8 @@
 """tests/smoke_numbers.py: exact on the fixture's CPU kernels, presence and finiteness of torch-fit rows elsewhere."""
 import json
 
+import torch
+
 from sparselab.engine.devices import cpu_kernel
 from smoke_numbers import diff
 
@@ -35,6 +37,16 @@ def test_on_other_kernels_a_torch_fit_may_move_but_must_be_there_and_finite(tmp_
     # the rows that are not torch fits keep their tolerance on any kernels
     assert diff("paper", {**WANT, "lbfgs/b": {"js": 0.03}}, torch_fit, abs_tol=1e-4,
                 fixture=path) == ["lbfgs/b: js = 0.03, expected 0.02"]
+
+
+def test_a_machine_with_a_gpu_counts_as_other_kernels(tmp_path, monkeypatch):
+    # the smoke jobs run with trainer.accelerator=auto: with a GPU they train on it, whatever the CPU
+    path = fixture(tmp_path, cpu_kernel())
+    moved = {**WANT, "fit/a": {"acc": 50.1, "loss": 1.0}}
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert diff("paper", moved, torch_fit, fixture=path) == []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert diff("paper", moved, torch_fit, fixture=path) == ["fit/a: acc = 50.1, expected 50.0"]
 
 
 def test_the_kernel_string_names_what_changes_float32_sums():
