@@ -7,6 +7,7 @@ import types
 from pathlib import Path
 
 import pytest
+import torch
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf, open_dict
 
@@ -54,7 +55,9 @@ def test_finished_record_has_config_metrics_and_environment(tmp_path):
     assert on_disk["config"]["mapping"]["alpha"] == 1.5
     assert len(on_disk["config_hash"]) == 16
     assert on_disk["versions"]["torch"].startswith("2.13")
-    assert on_disk["threads"] == 1 and on_disk["device"].startswith("cpu")
+    # the record names the device a job would train on: the GPU where there is one
+    device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu"
+    assert on_disk["threads"] == 1 and on_disk["device"].startswith(device)
     assert on_disk["samples_seen"] == 100 and on_disk["throughput_samples_per_s"] > 0
     assert on_disk["wall_time_s"] >= 0
 
