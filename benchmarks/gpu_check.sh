@@ -49,4 +49,6 @@ step job 270 $PY -m sparselab.run -m experiment=correia2019/table1_bleu profile=
     trainer.max_steps=300 trainer.val_check_interval=150
 find "$SPARSELAB_RUNS" -name run.json -exec cat {} + > "$OUT/records.json" 2>/dev/null
 wait $suite
+# everything in one file as well, to copy off the node (a lent machine here returns at most 8 files)
+tar czf "/tmp/gpu_check.tgz" -C "$OUT" . && mv /tmp/gpu_check.tgz "$OUT/gpu_check.tgz"
 cat "$OUT/steps.log"
