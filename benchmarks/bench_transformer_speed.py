@@ -81,6 +81,16 @@ def configs(profile: str) -> dict:
     return {m: compose([f"experiment={EXPERIMENT}", f"profile={profile}", f"mapping={m}"]) for m in MAPPINGS}
 
 
+PRECISIONS = ("32-true", "bf16-mixed")      # --precision: bf16-mixed is the paper profile's on a GPU
+
+
+def matmul_setup(cfg, device: torch.device) -> None:
+    """The profile's ``engine.float32_matmul_precision`` on CUDA (TF32 for "high"), as a training job sets it
+    (``sparselab.engine.execute``); CPU matmuls do not read it."""
+    if device.type == "cuda":
+        torch.set_float32_matmul_precision(str(cfg.engine.float32_matmul_precision))
+
+
 def default_vocab(cfg) -> int:
     """The pair's number of joint BPE merges, a stand-in for the size of the joint vocabulary it gives."""
     return int(cfg.data.pairs[str(cfg.data.pair)].bpe_merges)
@@ -265,8 +275,7 @@ def run(args) -> str:
     batch_tokens = args.batch_tokens or int(cfg.task.batch_tokens)
     ds = make_pairs(args.pairs, vocab, args.min_len, max_len, args.seed)
     batches = make_batches(ds, batch_tokens, args.batches, args.seed, device)
-    if device.type == "cuda":
-        torch.set_float32_matmul_precision("high")     # the paper profile's engine.float32_matmul_precision (TF32)
+    matmul_setup(cfg, device)
     trainers = {name: Trainer(m, device, args.precision)
                 for name, m in build(cfgs, vocab, args.seed, device).items()}
     times, tokens = time_rounds({n: t.step for n, t in trainers.items()}, batches, args.warmup, args.steps,
@@ -345,7 +354,7 @@ def main(argv=None) -> int:
                     help="a fast check: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()
                                                       if v is not None) + " unless given")
     ap.add_argument("--device", default="cpu", help="cpu, cuda[:N], or auto (cuda when there is a GPU)")
-    ap.add_argument("--precision", default="32-true", choices=["32-true", "bf16-mixed"],
+    ap.add_argument("--precision", default="32-true", choices=PRECISIONS,
                     help="bf16-mixed: forward and loss under bf16 autocast (the paper profile on a GPU)")
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2") or 2))
     ap.add_argument("--vocab", type=int, default=None, help="joint vocabulary size (default: the pair's BPE merges)")

@@ -19,7 +19,7 @@
 # machine that runs nothing else.
 set -u
 OUT=${OUT:?set OUT to a folder for the logs}
-SUITE_SECONDS=${1:-240}
+SUITE_SECONDS=${1:-230}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 WANDB_MODE=offline HF_DATASETS_OFFLINE=1 HF_HUB_OFFLINE=1
 export SPARSELAB_RUNS=${SPARSELAB_RUNS:-/tmp/gpu_check_runs}
