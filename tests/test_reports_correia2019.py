@@ -252,8 +252,8 @@ def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
     # val_acc_best = 40 + n_hyps + seed: softmax (43 + 43) / 2, 1.5-entmax 41, α-entmax 42
     assert ("de-en: the Table 1 models lie within 2.00 points of best validation token accuracy (softmax 43.00, "
             "1.5-entmax 41.00, α-entmax 42.00)") in text
-    speed = {r[1]: r for r in table(text, "## Training speed in the runs")}
-    assert speed["α-entmax"][4:] == ["0.50", "0.75"] and speed["softmax"][4] == "1.00"
+    # speed comes from the side-by-side benchmark only, never from runs that shared the machine
+    assert "tokens/s" not in text.split("## Training speed")[1] and "`speed.md`" in text.split("## Training speed")[1]
 
 
 def test_output_alpha_verdict_is_read_from_the_numbers(runs):

@@ -8,7 +8,7 @@
              of the paper (:mod:`.correia2019_analysis`) — ``analysis.md`` and the PNGs;
 * §5.2 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
 * training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py`` (listed when present);
-  ``table1_bleu.md`` gives the runs' own tokens/s as indicative ratios;
+  the runs' own tokens/s are not reported (jobs shared the machine);
 * the W&B report outline (:mod:`.wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
 
 Each report is built in four steps: load the records (:mod:`.correia2019_runs`), compute the cells, format the
@@ -24,7 +24,7 @@ from . import correia2019_analysis as analysis
 from . import correia2019_claims as claims
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, VARIANTS, analysed, by_key, collect,
+from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, analysed, by_key, collect,
                                committed, pair_status, seed_of, split, variant_of, write_extras)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
@@ -253,19 +253,6 @@ def output_alpha_verdict(recs) -> list[str]:
     return out
 
 
-def speed_rows(recs, ref) -> list[list[Any]]:
-    """Per direction and variant: target tokens/s over the training steps of the runs, ratio to softmax."""
-    g = by_key(recs)
-    paper = ref.get("training_speed_vs_softmax", {}) or {}
-    rows = []
-    for (p, v), rs in sorted(g.items(), key=lambda kv: (kv[0][0], [x for x, _ in VARIANTS].index(kv[0][1]))):
-        base, sp = values(g.get((p, "softmax"), []), "train_tgt_tokens_per_s"), values(rs, "train_tgt_tokens_per_s")
-        rows.append([p, LABELS[v], len(sp), mean(sp) if sp else NONE,
-                     mean(sp) / mean(base) if sp and base else NONE,
-                     1.0 if v == "softmax" else paper.get(v)])
-    return rows
-
-
 # ---------------------------------------------------------------- Table 1: text
 INTRO = (
     "**Tokenized BLEU** (the paper's metric) is the first table, beside the paper's; **detokenized SacreBLEU** the "
@@ -320,14 +307,10 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step cap", "best step",
                           "val. token accuracy: first → best (step) → last", "stopped by", "training time (s)"], conv)
         text += "".join(f"\n{line}\n" for line in val_acc_spread(recs))
-        threads = sorted({r.get("threads") for r in recs}, key=str)
-        text += (f"\n## Training speed in the runs (indicative)\n\nTarget tokens per second over the training steps "
-                 f"of each run (torch threads per job: {threads}). These come from separate runs, not measured side "
-                 f"by side on the same batches, and jobs may have shared the machine: the ratios are indicative. "
-                 f"`{SPEED}` (a benchmark) measures them side by side. Paper: papers.yaml "
-                 "`training_speed_vs_softmax`.\n\n")
-        text += md_table(["direction", "attention", "runs", "target tokens/s", "ratio to softmax", "paper ratio"],
-                         speed_rows(recs, ref))
+        # no tokens/s from the runs: they shared the machine with other jobs, so their ratios measure contention
+        text += (f"\n## Training speed\n\nNot read from these runs, which shared the machine with other jobs. "
+                 f"`{SPEED}` (`benchmarks/bench_transformer_speed.py`) measures the three side by side on the same "
+                 "batches, beside the paper's ratios.\n")
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
                  f"in `{BLEU_DIR}/` (`<direction>.<attention>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From this "
