@@ -138,7 +138,7 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
     H = a.shape[0]
     ncols = min(ncols, H)
     nrows = -(-H // ncols)
-    side = 0.28 * max(len(query_tokens), len(key_tokens)) + 1.2
+    side = 0.2 * max(len(query_tokens), len(key_tokens)) + 0.8   # inches per panel; labels only on the outer ones
     plt = figures.pyplot()
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows), squeeze=False)
     cmap = plt.cm.OrRd.copy()
@@ -148,8 +148,12 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
             ax.axis("off")
             continue
         ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
-        ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)
-        ax.set_yticks(range(len(query_tokens)), query_tokens, fontsize=7)
+        # every panel has the same tokens: label the outer ones only (drawing 24 panels' labels took most of the
+        # 5 s a map cost, and made each label too small to read)
+        row, col = divmod(h, ncols)
+        last_row = row == nrows - 1 or h + ncols >= H
+        ax.set_xticks(range(len(key_tokens)), key_tokens if last_row else [], rotation=90, fontsize=7)
+        ax.set_yticks(range(len(query_tokens)), query_tokens if col == 0 else [], fontsize=7)
         ax.set_title(head_titles[h] if head_titles else f"head {h}", fontsize=9)
     if title:
         fig.suptitle(title)
