@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from training_speed import compose, device_description, speeds, time_rounds, zipf_weights  # noqa: E402
 
 from sparselab.data.text import PairDataset, TokenBucketBatchSampler, collate, to_device  # noqa: E402
+from sparselab.engine.devices import set_matmul_precision  # noqa: E402
 from sparselab.models.build import build_model  # noqa: E402
 from sparselab.reports.reference import reference  # noqa: E402
 from sparselab.training.transformer_module import TransformerModule  # noqa: E402
@@ -85,10 +86,9 @@ PRECISIONS = ("32-true", "bf16-mixed")      # --precision: bf16-mixed is the pap
 
 
 def matmul_setup(cfg, device: torch.device) -> None:
-    """The profile's ``engine.float32_matmul_precision`` on CUDA (TF32 for "high"), as a training job sets it
-    (``sparselab.engine.execute``); CPU matmuls do not read it."""
+    """The profile's CUDA matmul precision, set as a training job sets it (``sparselab.engine.devices``)."""
     if device.type == "cuda":
-        torch.set_float32_matmul_precision(str(cfg.engine.float32_matmul_precision))
+        set_matmul_precision(cfg)
 
 
 def default_vocab(cfg) -> int:

@@ -2,22 +2,20 @@
 profile of where the time goes. Not a timing test: no speed is asserted."""
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
 
 from sparselab.data.root import PROJECT_ROOT
 
+from scripts import load_script
+
 BENCH = PROJECT_ROOT / "benchmarks" / "bench_transformer_speed.py"
 
 
 def _load(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH.parent))               # its helper module, training_speed.py
-    spec = importlib.util.spec_from_file_location("bench_transformer_speed", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/bench_transformer_speed.py")
 
 
 @pytest.mark.slow   # ~40 s on 2 busy cores: torch.compile of the sparse kernels

@@ -7,19 +7,12 @@ attention-map PNGs are requested but not rendered (rendering them takes a minute
 is asked for again, with the maps' data read from the committed records."""
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[1]
+from scripts import PROJECT, load_script
+
 COMMITTED = PROJECT / "reports" / "correia2019" / "cpu"
-
-
-def pipeline():
-    spec = importlib.util.spec_from_file_location("pipeline_correia2019", PROJECT / "pipelines" / "correia2019.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def files(folder: Path, pattern: str) -> dict[str, str]:
@@ -32,20 +25,20 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
     clone = tmp_path / "reports" / "correia2019" / "cpu"
     shutil.copytree(COMMITTED, clone)
     for png in clone.glob("*.png"):
-        png.unlink()                                  # every figure must come back from the records (3 layers x 8 heads per map)
+        png.unlink()                                  # every figure must come back from the records
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
     from sparselab.reports import correia2019_figures
 
     asked = []
 
-    def attention_heads(attn, path, query_tokens, key_tokens, **kw):
+    def attention_heads(attn, path, query_tokens, key_tokens, **kw):     # a map: 3 layers x 8 heads
         assert len(attn) == 3 * 8 and len(attn[0]) == len(query_tokens) and len(attn[0][0]) == len(key_tokens)
         asked.append(Path(path).name)
         Path(path).write_bytes(b"")
         return Path(path)
 
     monkeypatch.setattr(correia2019_figures, "attention_heads", attention_heads)
-    mod = pipeline()
+    mod = load_script("pipelines/correia2019.py", "pipeline_correia2019")
     assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
     assert "rebuilding from the records committed in" in capsys.readouterr().out
     assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in COMMITTED.glob("*.png"))

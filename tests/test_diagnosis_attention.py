@@ -1,20 +1,18 @@
 """reports/peters2019/diagnosis/: the committed table is what the diagnostic script writes from its stored
 measurements, and the measurements hold what the closing note of issue 20 reads from them."""
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+
+from scripts import load_script
 
 PROJECT = Path(__file__).resolve().parents[1]
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
 
 
 def script():
-    spec = importlib.util.spec_from_file_location("diagnose", PROJECT / "benchmarks" / "diagnose_attention_gradient.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/diagnose_attention_gradient.py", "diagnose")
 
 
 def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse", standardize=None, seed=0):

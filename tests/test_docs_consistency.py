@@ -1,13 +1,14 @@
 """The README and `make help` say what the code does (issue 18, item 12)."""
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from scripts import load_script
 
 PROJECT = Path(__file__).resolve().parents[1]
 README = (PROJECT / "README.md").read_text(encoding="utf-8")
@@ -50,9 +51,7 @@ def test_correia_cpu_cell_does_not_contradict_itself():
 
 
 def test_hand_martins_smoke_command_runs_the_smoke_plan_lengths():
-    spec = importlib.util.spec_from_file_location("martins_pipeline", PROJECT / "pipelines" / "martins2016.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("pipelines/martins2016.py", "martins_pipeline")
     (plan_lengths,) = [o for exp, overrides in mod.PLANS["smoke"].sweeps if exp == mod.F3 for o in overrides
                        if o.startswith("data.length=")]
     # the README's hand sweep of Figure 3 in the smoke profile (a command continued over two lines)

@@ -3,12 +3,12 @@ tensor values are the documented ones of the mappings (README "Running on a clus
 model, the LightningModule or α's validation; counted by ``benchmarks/count_host_syncs.py``."""
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 import torch
 
 from sparselab.data.root import PROJECT_ROOT
+
+from scripts import load_script
 
 BENCH = PROJECT_ROOT / "benchmarks" / "count_host_syncs.py"
 
@@ -24,10 +24,7 @@ ALLOWED = (
 
 def _load(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH.parent))
-    spec = importlib.util.spec_from_file_location("count_host_syncs", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/count_host_syncs.py")
 
 
 @pytest.mark.slow   # ~40 s: torch.compile of the sparse kernels

@@ -1,7 +1,6 @@
 """Shared report helpers (sparselab.reports): cells, tables, reference lookup, paths, index, runner."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 from pathlib import Path
@@ -15,6 +14,7 @@ from sparselab.reports.reference import reference, table_cell
 from sparselab.reports.tables import MISSING, NOT_RUN, best_keys, delta, fmt, md_table, pct, seed_mean
 
 from index_links import broken_links, links
+from scripts import load_script
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -145,10 +145,7 @@ def test_numbers_diff():
 def load_pipeline(name: str):
     path = PROJECT / "pipelines" / f"{name}.py"
     assert "sys.path" not in path.read_text()
-    spec = importlib.util.spec_from_file_location(f"pipeline_{name}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(f"pipelines/{name}.py", f"pipeline_{name}")
 
 
 def commands(monkeypatch, plan, profile, jobs=None, runs="/r"):

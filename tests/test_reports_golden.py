@@ -7,7 +7,6 @@ the data root instead of an absolute path (checked on its own below).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from sparselab.reports import martins2016, numbers, peters2019, peters2019_mt
 from sparselab.reports.reference import REFERENCE
 
 from index_links import broken_links
+from scripts import load_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PROJECT = FIXTURES.parents[1]
@@ -26,10 +26,7 @@ pytestmark = pytest.mark.skipif(not REFERENCE.exists(), reason=f"paper reference
 
 
 def smoke_options(paper: str):
-    spec = importlib.util.spec_from_file_location(f"golden_{paper}", PROJECT / "pipelines" / f"{paper}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.PLANS["smoke"].options
+    return load_script(f"pipelines/{paper}.py", f"golden_{paper}").PLANS["smoke"].options
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,8 @@
 for the tasks that place a model themselves (an inflection ensemble decodes without a Trainer)."""
 from __future__ import annotations
 
+import os
+
 import torch
 from omegaconf import DictConfig, OmegaConf
 
@@ -10,6 +12,26 @@ def on_cuda(cfg: DictConfig) -> bool:
     """A CUDA device is there and ``trainer.accelerator`` lets the job use it (``auto``, ``gpu`` or ``cuda``)."""
     accelerator = str(OmegaConf.select(cfg, "trainer.accelerator", default="auto"))
     return torch.cuda.is_available() and accelerator in ("auto", "gpu", "cuda")
+
+
+def job_device(cfg: DictConfig) -> torch.device:
+    """Where this process's model runs: on a CUDA job the GPU of its local rank (the index Lightning gives it:
+    ``LOCAL_RANK``, or ``SLURM_LOCALID`` under a multi-task SLURM launch; 0 otherwise), else the CPU."""
+    if not on_cuda(cfg):
+        return torch.device("cpu")
+    env = os.environ
+    if env.get("LOCAL_RANK", "").isdigit():
+        return torch.device("cuda", int(env["LOCAL_RANK"]))
+    if env.get("SLURM_LOCALID", "").isdigit() and int(env.get("SLURM_NTASKS", "1") or 1) > 1:
+        return torch.device("cuda", int(env["SLURM_LOCALID"]))
+    return torch.device("cuda", 0)
+
+
+def set_matmul_precision(cfg: DictConfig) -> None:
+    """``engine.float32_matmul_precision`` for CUDA matmuls (TF32 for "high"; default "highest"): one rule for a
+    training job and for the benchmarks that time its model. CPU matmuls do not read it."""
+    torch.set_float32_matmul_precision(str(OmegaConf.select(cfg, "engine.float32_matmul_precision",
+                                                            default="highest")))
 
 
 # CPU features whose presence changes which kernels MKL, oneDNN, ATen and inductor pick for float32 work

@@ -15,7 +15,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import datafiles, record, wandb_run
 from sparselab.engine.context import RunContext
-from sparselab.engine.devices import on_cuda
+from sparselab.engine.devices import on_cuda, set_matmul_precision
 from sparselab.engine.errors import ConfigError
 
 log = logging.getLogger("sparselab")
@@ -98,8 +98,7 @@ def _devices_setup(cfg: DictConfig) -> int | None:
     and 1 thread would starve it. On CUDA, ``engine.float32_matmul_precision`` sets the matmul precision
     (TF32 for "high")."""
     if on_cuda(cfg):
-        torch.set_float32_matmul_precision(str(OmegaConf.select(cfg, "engine.float32_matmul_precision",
-                                                                 default="highest")))
+        set_matmul_precision(cfg)
         return None
     threads = int(cfg.get("threads", 1))
     torch.set_num_threads(threads)

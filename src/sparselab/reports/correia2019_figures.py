@@ -150,10 +150,9 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
         ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
         # every panel has the same tokens: label the outer ones only (drawing 24 panels' labels took most of the
         # 5 s a map cost, and made each label too small to read)
-        row, col = divmod(h, ncols)
-        last_row = row == nrows - 1 or h + ncols >= H
-        ax.set_xticks(range(len(key_tokens)), key_tokens if last_row else [], rotation=90, fontsize=7)
-        ax.set_yticks(range(len(query_tokens)), query_tokens if col == 0 else [], fontsize=7)
+        no_panel_below, first_column = h + ncols >= H, h % ncols == 0
+        ax.set_xticks(range(len(key_tokens)), key_tokens if no_panel_below else [], rotation=90, fontsize=7)
+        ax.set_yticks(range(len(query_tokens)), query_tokens if first_column else [], fontsize=7)
         ax.set_title(head_titles[h] if head_titles else f"head {h}", fontsize=9)
     if title:
         fig.suptitle(title)

@@ -24,7 +24,6 @@ import logging
 import math
 from pathlib import Path
 
-import torch
 from omegaconf import DictConfig
 
 from sparselab.data import inflection_data
@@ -32,7 +31,7 @@ from sparselab.decoding import inflection as evaluation
 from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel
 from sparselab.engine import record
 from sparselab.engine.context import RunContext
-from sparselab.engine.devices import on_cuda
+from sparselab.engine.devices import job_device
 from sparselab.engine.errors import ConfigError
 from sparselab.models.build import build_model, load_model, model_config, save_model
 from sparselab.training import loop
@@ -136,7 +135,7 @@ def find_members(cfg: DictConfig) -> list[dict]:
 
 def run_ensemble(cfg: DictConfig, ctx: RunContext) -> dict:
     members = find_members(cfg)
-    device = torch.device("cuda" if on_cuda(cfg) else "cpu")
+    device = job_device(cfg)
     loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE, device) for m in members]
     src, tgt = loaded[0][1], loaded[0][2]
     for _, s, t, _ in loaded[1:]:

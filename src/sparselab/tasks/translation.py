@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 
-import torch
 from omegaconf import DictConfig
 
 from sparselab.analysis.heads import learned_alphas
@@ -48,7 +46,7 @@ from sparselab.decoding.beam import Seq2SeqStepModel
 from sparselab.decoding.bleu import bleu_tokenization
 from sparselab.decoding.translation import TRANSLATIONS, autocomplete_examples, test_all
 from sparselab.engine.context import RunContext
-from sparselab.engine.devices import on_cuda
+from sparselab.engine.devices import job_device
 from sparselab.models.build import build_model, model_config, save_model
 from sparselab.training import loop
 from sparselab.training.alpha_trajectory import AlphaTrajectory
@@ -151,11 +149,10 @@ def _transformer(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module: 
     trajectory = AlphaTrajectory(every_n_steps=int(tc.alpha_every))
     pieces = _val_pieces(data)
     # the same statistics before training: the reports judge each claim against its value at step 0. On a GPU
-    # job this pass runs on the job's own device (LOCAL_RANK under DDP), where Lightning would move the model
-    # anyway: on the CPU it cost a paper-size job 2 min 38 s before its first step (the H200 check). It stays
-    # before fit, not in a hook, so that a resumed job does not take its "step 0" from the resumed weights.
-    if on_cuda(cfg):
-        model.to(torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0))))
+    # job this pass runs on the process's own GPU, where Lightning would move the model anyway: on the CPU it cost
+    # a paper-size job 2 min 38 s before its first step (the H200 check). It stays before fit, not in a hook, so
+    # that a resumed job does not take its "step 0" from the resumed weights.
+    model.to(job_device(cfg))
     heads_initial = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, n_examples=0)
     fitted = loop.fit(module, train_dl, val_dl, cfg, ctx, callbacks=[trajectory])
     if not fitted.is_global_zero:
