@@ -350,3 +350,14 @@ def test_numbers(runs):
     assert len(nums) == 6
     row = nums["table2_mt/de-en,alpha=1.5,attn_alpha=1.5,seed=0"]
     assert set(row) >= {"bleu", "bleu_tok", "bleu_iwslt17", "val_acc_best"} and "train_tgt_tokens_per_s" not in row
+
+
+def test_convergence_summary_counts_training_time_across_resumes():
+    """A run resumed from its checkpoint: its record's wall_time_s is the last process's only, while train_time_s
+    (the module's training timer, restored with the checkpoint) covers every process. The summary sums the latter."""
+    resumed = {"metrics": {"train_time_s": 5400.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": True}}
+    capped = {"metrics": {"train_time_s": 1800.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": False}}
+    text = rep.convergence_summary([resumed, capped])
+    assert text.startswith("1 of 2 runs stopped because validation token accuracy stopped improving")
+    assert "1 stopped at the step cap" in text and "Training time of these runs: 2.00 h" in text
+    assert rep.convergence_summary([]) == ""

@@ -337,11 +337,14 @@ def convergence_summary(recs) -> str:
     if not recs:
         return ""
     stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
-    hours = sum(float(r.get("wall_time_s") or 0) for r in recs) / 3600
+    # train_time_s, not the record's wall_time_s: a run resumed from its checkpoint keeps its training timer, while
+    # wall_time_s counts only the process that finished it
+    hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return (f"{stopped} of {len(recs)} runs stopped because validation token accuracy stopped improving (early "
             f"stopping); {len(recs) - stopped} stopped at the step cap — for those the curve summary says how close "
-            f"they got (a best at the last validation means the run was still improving). Total wall time of these "
-            f"runs: {hours:.2f} h (summed over jobs, which may have run in parallel).")
+            f"they got (a best at the last validation means the run was still improving). Training time of these "
+            f"runs: {hours:.2f} h (the training steps only, across resumes; summed over jobs, which may have run in "
+            f"parallel).")
 
 
 # ---------------------------------------------------------------- hyp/ref files
