@@ -25,6 +25,7 @@ ratio to the output layer's. ``--standardize TAU`` is the intervention that keep
 
     python benchmarks/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 --out diag.jsonl
     python benchmarks/diagnose_attention_gradient.py --summary diag.jsonl > diag.md      (a table per arm)
+    python benchmarks/diagnose_attention_gradient.py --compare 1600 a.jsonl b.jsonl > side_by_side.md  (a row per arm)
 """
 from __future__ import annotations
 
@@ -111,14 +112,19 @@ COLUMNS = (("step", "step", "{:d}"), ("epoch", "epoch", "{:.1f}"), ("dev_word_ac
            ("scorer_grad", "scorer grad norm", "{:.4f}"), ("scorer_to_output_grad", "scorer / output grad", "{:.3f}"))
 
 
+def arm_name(r: dict, with_lr: bool = False) -> str:
+    return (f"output α {r['alpha']:g}, attention α {r['attn_alpha']:g}, scorer init {r['init']}"
+            + (f", lr {r['lr']:g}" if with_lr else "")
+            + (f", scores standardised to sd {r['standardize']:g}" if r.get("standardize") is not None else "")
+            + (f", {' '.join(r['overrides'])}" if r["overrides"] else ""))
+
+
 def summary(path: Path) -> str:
     """Markdown: one table per arm, in the order the arms were first written."""
     arms: dict[str, list[dict]] = {}
     for line in path.read_text().splitlines():
         r = json.loads(line)
-        key = (f"output α {r['alpha']:g}, attention α {r['attn_alpha']:g}, scorer init {r['init']}, lr {r['lr']:g}"
-               + (f", scores standardised to sd {r['standardize']:g}" if r.get("standardize") is not None else "")
-               + (f", {' '.join(r['overrides'])}" if r["overrides"] else ""))
+        key = arm_name(r, with_lr=True)
         arms.setdefault(key, []).append(r)
     out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
            f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
@@ -137,9 +143,40 @@ def summary(path: Path) -> str:
     return "\n".join(out)
 
 
+COMPARED = (("dev_word_acc", "dev word acc (greedy)", "{:.1f}"), ("dev_tok_acc", "dev token acc", "{:.1f}"),
+            ("attended", "attended positions", "{:.2f}"), ("one_position_share", "share at 1 position", "{:.2f}"),
+            ("top_score_gap", "top-2 score gap", "{:.2f}"))
+
+
+def compare(paths: list[Path], step: int) -> str:
+    """Markdown: one row per arm at ``step``, across measurement files (an arm met twice, e.g. the same settings in
+    two files, is shown once: the first file's), ordered by attention α, standardisation, output α."""
+    arms: dict[str, dict] = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            if r["step"] == step:
+                arms.setdefault(arm_name(r), {**r, "file": path.name})
+    order = sorted(arms.values(), key=lambda r: (r["attn_alpha"], r.get("standardize") is not None,
+                                                 r.get("standardize") or 0, r["overrides"], r["alpha"]))
+    out = [f"# Issue 20 diagnosis: the arms side by side at step {step:,}", "",
+           f"Written by `python benchmarks/diagnose_attention_gradient.py --compare {step} "
+           + " ".join(p.name for p in paths) + "` from the stored measurements (each arm's own table is in the "
+           "file named in its row). Same settings as there: cpu profile, medium, 10 languages, 1 thread, the dev "
+           "sample of 100 words per language; `–`: not measured by that file's version of the script.", "",
+           "| arm | " + " | ".join(c[1] for c in COMPARED) + " | file |", "|---|" + "---|" * (len(COMPARED) + 1)]
+    for r in order:
+        out.append(f"| {arm_name(r)} | " + " | ".join("–" if r.get(k) is None else f.format(r[k]) for k, _, f in COMPARED)
+                   + f" | {r['file']} |")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     if argv is None and len(sys.argv) == 3 and sys.argv[1] == "--summary":
         print(summary(Path(sys.argv[2])))
+        return 0
+    if argv is None and len(sys.argv) >= 4 and sys.argv[1] == "--compare":
+        print(compare([Path(a) for a in sys.argv[3:]], int(sys.argv[2])))
         return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--attn-alpha", type=float, required=True)

@@ -28,7 +28,7 @@ def _seed(r) -> int:
 
 
 @pytest.mark.parametrize("name", ["attention_collapse", "attention_scale", "attention_standardized",
-                                  "attention_standardized_seed1"])
+                                  "attention_standardized_seed1", "attention_output_alpha"])
 def test_the_committed_table_is_the_scripts_summary_of_the_stored_measurements(name):
     got = script().summary(HERE / f"{name}.jsonl")
     assert got + "\n" == (HERE / f"{name}.md").read_text()
@@ -82,3 +82,36 @@ def test_the_second_seed_repeats_the_collapse_and_the_gain_but_not_the_softmax_l
     assert sd05[1600]["dev_word_acc"] > free[1600]["dev_word_acc"] + 3
     # at step 1,600 softmax attention does not lead free sparsemax attention in this seed (seed 0: by 11.4)
     assert soft[1600]["dev_word_acc"] < free[1600]["dev_word_acc"]
+
+
+SIDE_BY_SIDE = ["attention_scale", "attention_collapse", "attention_output_alpha", "attention_standardized",
+                "attention_standardized_seed1"]
+
+
+def test_the_committed_side_by_side_table_is_the_scripts_comparison_at_step_1600():
+    got = script().compare([HERE / f"{n}.jsonl" for n in SIDE_BY_SIDE], 1600)
+    assert got + "\n" == (HERE / "side_by_side_step1600.md").read_text()
+    # every arm once: 13 distinct arms in the five files (the collapse file repeats three of the scale file's)
+    assert sum(1 for line in got.splitlines() if line.startswith("| output α")) == 13
+
+
+def test_the_collapse_grows_as_the_output_alpha_falls_and_bounded_scores_remove_it_at_output_15():
+    """The grid's attention-α spread is 13.3 / 9.8 / 2.8 points at output α 1 / 1.5 / 2 (claims.md). The same
+    order at step 1,600 in the sparsemax-attention arms: the lower the output α, the further apart the top two
+    attention scores and the more decoder steps attend to one position; with the scores bounded (sd 0.5) sparsemax
+    attention passes softmax attention at output α 1.5 instead of trailing it."""
+    out = "attention_output_alpha"
+    free = {1.0: rows(2.0, name="attention_scale"), 1.5: rows(2.0, alpha=1.5, name=out),
+            2.0: rows(2.0, alpha=2.0, name="attention_scale")}
+    gap = [free[a][1600]["top_score_gap"] for a in (1.0, 1.5, 2.0)]
+    share = [free[a][1600]["one_position_share"] for a in (1.0, 1.5, 2.0)]
+    assert gap[0] > gap[1] > gap[2] and share[0] > share[1] > share[2]
+    soft15 = rows(1.0, alpha=1.5, name=out)[1600]["dev_word_acc"]
+    bounded15 = rows(2.0, alpha=1.5, name=out, standardize=0.5)[1600]
+    assert free[1.5][1600]["dev_word_acc"] < soft15 - 5 < bounded15["dev_word_acc"] - 5
+    assert bounded15["one_position_share"] < 0.25
+    # the control: bounding also helps at output α 2, where the grid has no collapse (+5.5 against +10.1 at 1.5)
+    bounded2 = rows(2.0, alpha=2.0, name=out, standardize=0.5)[1600]
+    gain2 = bounded2["dev_word_acc"] - free[2.0][1600]["dev_word_acc"]
+    gain15 = bounded15["dev_word_acc"] - free[1.5][1600]["dev_word_acc"]
+    assert 3 < gain2 < gain15
