@@ -1,0 +1,47 @@
+"""The claims of the committed ``reports/peters2019/cpu/`` follow from its stored records (issue 20, acceptance 4).
+
+``runs.jsonl`` and ``runs_mt.jsonl`` hold the config and the metrics of every run behind the report; the claims
+table is recomputed from them with the report's own grouping and must equal the committed ``claims.md`` cell for
+cell. A hand edit of a verdict or a number, or a report rebuilt from other runs than its runs files list, fails."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scripts import PROJECT
+
+from sparselab.reports import peters2019, peters2019_claims
+from sparselab.reports.reference import reference
+
+COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"
+
+
+def stored(name: str) -> list[dict]:
+    return [json.loads(line) for line in (COMMITTED / name).read_text(encoding="utf-8").splitlines()]
+
+
+def test_committed_claims_are_computed_from_the_committed_records():
+    table1 = [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+    mt = stored("runs_mt.jsonl")
+    assert len(table1) == 9, "the cpu plan's 3×3 grid (medium, one seed)"
+    groups = {"medium": peters2019.by_config(table1)}
+    text = peters2019_claims.claims_text("cpu", groups, mt, reference("peters2019"))
+    assert text == (COMMITTED / "claims.md").read_text(encoding="utf-8")
+
+
+def test_committed_claims_verdicts_match_the_grid_numbers():
+    """The acceptance's inflection rule re-derived from the stored accuracies without the claims module: the
+    attention-α spread at each output α, against 3 points."""
+    table1 = [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+    acc = {(r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"]): r["metrics"]["acc"]
+           for r in table1}
+    spreads = [max(acc[(a, b)] for b in (1.0, 1.5, 2.0)) - min(acc[(a, b)] for b in (1.0, 1.5, 2.0))
+               for a in (1.0, 1.5, 2.0)]
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in (COMMITTED / "claims.md").read_text().splitlines()
+            if line.startswith("| ")}
+    row = rows["attention α matters less than output α (Table 1)"]
+    assert "/".join(f"{x:.2f}" for x in spreads) in row
+    if max(spreads) > peters2019_claims.ATTENTION_SPREAD_MAX:     # the rule's first half fails on its own
+        assert row.endswith("| does not hold |")
+    else:
+        assert row.endswith(("| holds |", "| does not hold |"))
