@@ -38,10 +38,10 @@ def test_quick_start_shows_the_smoke_command_first_then_the_full_one_with_their_
     assert "PROFILE=smoke" in smoke and re.search(r"\d+ min", smoke)
     assert "PROFILE" not in full.split("#")[0] and "10 h" in full
     # the measured parts of the cpu time, as the table's Peters rows say (inflection: 7.8 h of job time; translation:
-    # 59–112 min per job)
-    assert "7.8 h of" in section("Quick start") and "59–112 min" in section("Quick start")
+    # 35–112 min per job)
+    assert "7.8 h of" in section("Quick start") and "35–112 min" in section("Quick start")
     assert "7.8 h of job time" in table_row("make reproduce-peters2019")
-    assert "59–112 min per job" in [r for r in README.splitlines()
+    assert "35–112 min per job" in [r for r in README.splitlines()
                                     if r.startswith("| `make reproduce-peters2019` (transl")][0]
 
 
