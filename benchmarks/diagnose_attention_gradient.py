@@ -119,13 +119,21 @@ def arm_name(r: dict, with_lr: bool = False) -> str:
             + (f", {' '.join(r['overrides'])}" if r["overrides"] else ""))
 
 
+def measurements(path: Path) -> list[dict]:
+    """The stored measurements of a file written with ``--out``, one per line."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def cells(r: dict, columns) -> str:
+    """A measurement's cells for ``columns`` ((key, header, format) triples); '–' where it was not measured."""
+    return " | ".join("–" if r.get(k) is None else f.format(r[k]) for k, _, f in columns)
+
+
 def summary(path: Path) -> str:
     """Markdown: one table per arm, in the order the arms were first written."""
     arms: dict[str, list[dict]] = {}
-    for line in path.read_text().splitlines():
-        r = json.loads(line)
-        key = arm_name(r, with_lr=True)
-        arms.setdefault(key, []).append(r)
+    for r in measurements(path):
+        arms.setdefault(arm_name(r, with_lr=True), []).append(r)
     out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
            f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
@@ -138,7 +146,7 @@ def summary(path: Path) -> str:
         out += [f"### {key}", "", "| " + " | ".join(c[1] for c in COLUMNS) + " |",
                 "|" + "---|" * len(COLUMNS)]
         for r in sorted(rows, key=lambda r: r["step"]):
-            out.append("| " + " | ".join("–" if r.get(k) is None else f.format(r[k]) for k, _, f in COLUMNS) + " |")
+            out.append(f"| {cells(r, COLUMNS)} |")
         out.append("")
     return "\n".join(out)
 
@@ -153,8 +161,7 @@ def compare(paths: list[Path], step: int) -> str:
     two files, is shown once: the first file's), ordered by attention α, standardisation, output α."""
     arms: dict[str, dict] = {}
     for path in paths:
-        for line in path.read_text().splitlines():
-            r = json.loads(line)
+        for r in measurements(path):
             if r["step"] == step:
                 arms.setdefault(arm_name(r), {**r, "file": path.name})
     order = sorted(arms.values(), key=lambda r: (r["attn_alpha"], r.get("standardize") is not None,
@@ -166,8 +173,7 @@ def compare(paths: list[Path], step: int) -> str:
            "sample of 100 words per language; `–`: not measured by that file's version of the script.", "",
            "| arm | " + " | ".join(c[1] for c in COMPARED) + " | file |", "|---|" + "---|" * (len(COMPARED) + 1)]
     for r in order:
-        out.append(f"| {arm_name(r)} | " + " | ".join("–" if r.get(k) is None else f.format(r[k]) for k, _, f in COMPARED)
-                   + f" | {r['file']} |")
+        out.append(f"| {arm_name(r)} | {cells(r, COMPARED)} | {r['file']} |")
     return "\n".join(out)
 
 

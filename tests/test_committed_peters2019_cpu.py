@@ -6,7 +6,6 @@ cell. A hand edit of a verdict or a number, or a report rebuilt from other runs 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from scripts import PROJECT
 
@@ -20,8 +19,13 @@ def stored(name: str) -> list[dict]:
     return [json.loads(line) for line in (COMMITTED / name).read_text(encoding="utf-8").splitlines()]
 
 
+def grid_records() -> list[dict]:
+    """The inflection grid's runs among the stored ones (runs.jsonl also holds the baseline's)."""
+    return [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+
+
 def test_committed_claims_are_computed_from_the_committed_records():
-    table1 = [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+    table1 = grid_records()
     mt = stored("runs_mt.jsonl")
     assert len(table1) == 9, "the cpu plan's 3×3 grid (medium, one seed)"
     groups = {"medium": peters2019.by_config(table1)}
@@ -32,7 +36,7 @@ def test_committed_claims_are_computed_from_the_committed_records():
 def test_committed_claims_verdicts_match_the_grid_numbers():
     """The acceptance's inflection rule re-derived from the stored accuracies without the claims module: the
     attention-α spread at each output α, against 3 points."""
-    table1 = [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+    table1 = grid_records()
     acc = {(r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"]): r["metrics"]["acc"]
            for r in table1}
     spreads = [max(acc[(a, b)] for b in (1.0, 1.5, 2.0)) - min(acc[(a, b)] for b in (1.0, 1.5, 2.0))

@@ -1,13 +1,11 @@
 """reports/peters2019/diagnosis/: the committed table is what the diagnostic script writes from its stored
 measurements, and the measurements hold what the closing note of issue 20 reads from them."""
 import json
-from pathlib import Path
 
 import pytest
 
-from scripts import load_script
+from scripts import PROJECT, load_script
 
-PROJECT = Path(__file__).resolve().parents[1]
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
 
 
