@@ -9,7 +9,7 @@ import json
 
 from scripts import PROJECT
 
-from sparselab.reports import peters2019, peters2019_claims
+from sparselab.reports import peters2019, peters2019_claims, peters2019_mt
 from sparselab.reports.reference import reference
 
 COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"
@@ -49,3 +49,20 @@ def test_committed_claims_verdicts_match_the_grid_numbers():
         assert row.endswith("| does not hold |")
     else:
         assert row.endswith(("| holds |", "| does not hold |"))
+
+
+def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
+    """table2_mt.md's paired-bootstrap table, recomputed from the committed ``bleu_files/`` and ``runs_mt.jsonl``.
+    Tolerances the computation guarantees across machines: the resamples are drawn with sacrebleu's fixed seed
+    and scored from integer n-gram counts, so only the last bit of a BLEU (libm's log / exp) can differ. That
+    moves a two-decimal cell by at most one rounding step (0.01), and p by at most one resample (1/1001)."""
+    rows, _, _ = peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))
+    section = (COMMITTED / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)[1]
+    table = section.split("\n\n")[1].splitlines()[2:]          # the paragraph, then the table: rows after the rule
+    committed = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table]
+    assert len(rows) == len(committed) == 6, "de-en and ja-en, three mappings each"
+    for ours, theirs in zip(rows, committed):
+        assert [str(c) for c in ours[:3]] == theirs[:3] and ours[7] == theirs[7]
+        assert abs(float(ours[3]) - float(theirs[3])) <= 0.01 + 1e-9
+        if theirs[6] != "–":
+            assert abs(float(ours[6]) - float(theirs[6])) <= 1 / 1001 + 1e-4

@@ -1,6 +1,8 @@
 """sparselab.reports.peters2019_mt in-process, on hand-made run records of peters2019/table2_mt (no training)."""
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -361,3 +363,64 @@ def test_convergence_summary_counts_training_time_across_resumes():
     assert text.startswith("1 of 2 runs stopped because validation token accuracy stopped improving")
     assert "1 stopped at the step cap" in text and "Training time of these runs: 2.00 h" in text
     assert rep.convergence_summary([]) == ""
+
+
+# ---------------------------------------------------------------- paired bootstrap (test-set noise)
+def noise_runs(root: Path) -> list[dict]:
+    """de-en, one seed per mapping, 60 test sentences: 1.5-entmax copies the references but for 3 lines, softmax
+    differs from 1.5-entmax in one more line (a difference within noise), sparsemax gets half of them wrong."""
+    refs = [f"sentence {i} about a man with {i % 7} dogs in the park ." for i in range(60)]
+    wrong = "a completely different line ."
+    hyps = {1.5: [wrong if i < 3 else r for i, r in enumerate(refs)],
+            1.0: [wrong if i < 4 else r for i, r in enumerate(refs)],
+            2.0: [wrong if i % 2 else r for i, r in enumerate(refs)]}
+    base = root / "smoke" / "peters2019" / "table2_mt"
+    for a, hs in hyps.items():
+        run_dir = base / f"de-en,a={a}"
+        rec = mt_record(run_dir, "de-en", a, a, 0)
+        files, scores = write_set(run_dir, "test2016", hs, refs, "13a")
+        rec["extra"]["test"]["files"] = files
+        rec["metrics"].update(scores)
+        record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
+    return rep.collect(root, "smoke")
+
+
+def test_paired_bootstrap_rows_against_the_records_and_the_cli(tmp_path):
+    recs = noise_runs(tmp_path / "runs")
+    out = tmp_path / "report"
+    rep.copy_bleu_files(out, recs)
+    rows, commands, signature = rep.significance_rows(out, recs)
+    assert [r[1] for r in rows] == ["1.5-entmax", "softmax (α=1)", "sparsemax (α=2)"]
+    tok = {rep.alphas(r)[0]: r["metrics"]["bleu_tok"] for r in recs}
+    assert [r[3] for r in rows] == [f"{tok[a]:.2f}" for a in (1.5, 1.0, 2.0)]     # the Table 2 cells
+    assert rows[0][5] == "baseline" and rows[1][5] == f"{tok[1.0] - tok[1.5]:+.2f}"
+    assert rows[1][7] == "no" and float(rows[1][6]) > 0.05          # one line more wrong: within noise
+    assert rows[2][7] == "yes" and rows[2][6] == f"{1 / 1001:.4f}"   # no resample comes close: the floor of p
+    assert "bs:1000" in signature and "tok:none" in signature
+    # the printed command gives the same numbers (JSON output instead of the text table, to read them)
+    cmd = commands[0].split("`")[1].replace("-f text", "-f json").split()
+    exe = shutil.which("sacrebleu", path=str(Path(sys.executable).parent)) or shutil.which("sacrebleu")
+    proc = subprocess.run([exe, *cmd[1:]], cwd=out, capture_output=True, text=True, timeout=60,
+                          env={k: v for k, v in os.environ.items() if k != "SACREBLEU_SEED"})
+    assert proc.returncode == 0, proc.stderr
+    cli = json.loads(proc.stdout)
+    assert [f"{s['BLEU']['score']:.2f}" for s in cli] == [r[3] for r in rows]
+    assert f"{cli[1]['BLEU']['p_value']:.4f}" == rows[1][6] and f"{cli[2]['BLEU']['p_value']:.4f}" == rows[2][6]
+    text = rep.table2_text("smoke", OPTIONS, recs, REF, None, (rows, commands, signature))
+    assert "## Are the differences larger than test-set noise? (paired bootstrap)" in text
+    assert table(text, "(paired bootstrap)")[1][:2] == ["de-en", "softmax (α=1)"]
+
+
+def test_paired_bootstrap_needs_all_three_mappings_and_one_reference(tmp_path, runs):
+    recs = rep.collect(runs, "smoke")                 # de-en has no finished α 2 run
+    out = tmp_path / "report"
+    rep.copy_bleu_files(out, recs)
+    assert rep.significance_rows(out, recs) == ([], [], None)
+    assert rep.significance_text(([], [], None)) == ""
+    recs = noise_runs(tmp_path / "runs2")
+    rep.copy_bleu_files(out, recs)
+    ref = out / rep.BLEU_DIR / f"{rep.bleu_file_stem(recs[-1], 'test')}.tok.ref.txt"
+    ref.write_text(ref.read_text(encoding="utf-8").replace("sentence 0", "sentence zero"), encoding="utf-8")
+    rows, commands, _ = rep.significance_rows(out, recs)
+    assert rows == [["de-en", "–", "–", "–", "–", "–", "–", "the runs' references differ: not comparable"]]
+    assert commands == []

@@ -13,6 +13,9 @@ from pathlib import Path
 from statistics import mean, stdev
 from typing import Any, Callable, Mapping, Sequence
 
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest, Result
+
 from . import figures
 from .tables import NONE
 
@@ -126,3 +129,21 @@ def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: boo
                        f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
                 rows.append([f"{name}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])
     return rows
+
+
+def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]]:
+    """sacrebleu's paired bootstrap resampling (Koehn 2004; the Moses script
+    ``bootstrap-hypothesis-difference-significance.pl``) on tokenized BLEU (``tokenize=none``, as ``bleu_tok``).
+
+    The first file is the baseline. Returns the metric signature and one sacrebleu ``Result`` per file: the
+    score, the bootstrap mean, the half-width of its 95 % interval and the p-value of the difference to the
+    baseline (None for the baseline). 1000 resamples with sacrebleu's fixed seed (``SACREBLEU_SEED``, default
+    12345), exactly as the CLI's ``--paired-bs``, so the command printed beside the table gives the same numbers.
+    The library's test, not ours: only the file reading is here."""
+    def lines(path: Path) -> list[str]:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+
+    test = PairedTest([(str(h), lines(h)) for h in hyps], {"BLEU": BLEU(tokenize="none", force=True)},
+                      [lines(ref)], test_type="bs")
+    signatures, scores = test()
+    return signatures["BLEU"].format(), list(scores["BLEU"])

@@ -3,7 +3,8 @@
 * Table 2   – BLEU per direction × mapping (softmax α=1, 1.5-entmax, sparsemax α=2; the same α for attention
               and output): tokenized BLEU beside the paper's (tokenized multi-bleu) and detokenized SacreBLEU with
               its signature; mean ± std over seeds; out-of-domain extra test sets (IWSLT17 for de↔en trained on
-              Multi30k in the cpu profile); convergence of each run (``table2_mt.md``);
+              Multi30k in the cpu profile); whether each difference to 1.5-entmax exceeds test-set noise
+              (sacrebleu's paired bootstrap); convergence of each run (``table2_mt.md``);
 * Table 3   – attended source tokens and target tokens with nonzero probability per step (teacher forcing on
               validation), and the beam statistics (exact-search share, single-output share) per configuration
               (``table3_sparsity.md``);
@@ -360,6 +361,61 @@ def copy_bleu_files(out: Path, recs) -> list[list[Any]]:
     return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem)
 
 
+# ---------------------------------------------------------------- Table 2: test-set noise
+SIGNIFICANCE_LEVEL = 0.05
+
+
+def significance_rows(out: Path, recs) -> tuple[list[list[Any]], list[str], str | None]:
+    """Per direction with all three mappings run: sacrebleu's paired bootstrap
+    (:func:`mt_common.paired_bootstrap`) on the tokenized test BLEU of each mapping's first seed, read from the
+    files in ``out/bleu_files/``, with 1.5-entmax as the baseline (the paper's claim is about it). Returns the
+    rows, one ``sacrebleu`` command per direction (run from ``out``) and the metric signature."""
+    g, out = by_key(table2_records(recs)), Path(out)
+    order = (MAPPINGS[1], MAPPINGS[0], MAPPINGS[2])          # baseline first, as sacrebleu takes it
+    rows, commands, signature = [], [], None
+    for p in PAIRS:
+        firsts = [min(g.get((p, a, a), []), key=seed_of, default=None) for _, a, _ in order]
+        if any(r is None for r in firsts):
+            continue
+        stems = [f"{BLEU_DIR}/{bleu_file_stem(r, 'test')}.tok" for r in firsts]
+        hyps, refs = [f"{s}.hyp.txt" for s in stems], [f"{s}.ref.txt" for s in stems]
+        if not all((out / f).exists() for f in hyps + refs):
+            rows.append([p, NONE, NONE, NONE, NONE, NONE, NONE, f"files missing in {BLEU_DIR}/"])
+            continue
+        if len({(out / f).read_bytes() for f in refs}) > 1:
+            rows.append([p, NONE, NONE, NONE, NONE, NONE, NONE, "the runs' references differ: not comparable"])
+            continue
+        signature, results = mt_common.paired_bootstrap(out / refs[0], [out / h for h in hyps])
+        base = results[0].score
+        for (_, _, label), rec, res in zip(order, firsts, results):
+            paired = res.p_value is not None
+            rows.append([p, label, seed_of(rec), f"{res.score:.2f}", f"{res.mean:.2f} ± {res.ci:.2f}",
+                         f"{res.score - base:+.2f}" if paired else "baseline",
+                         f"{res.p_value:.4f}" if paired else NONE,
+                         (("yes" if res.p_value < SIGNIFICANCE_LEVEL else "no") if paired else NONE)])
+        commands.append(f"- {p}: `sacrebleu {refs[0]} -i {' '.join(hyps)} -m bleu --paired-bs -tok none --force "
+                        f"-f text`")
+    return rows, commands, signature
+
+
+def significance_text(sig: tuple[list[list[Any]], list[str], str | None]) -> str:
+    rows, commands, signature = sig
+    if not rows:
+        return ""
+    return ("\n## Are the differences larger than test-set noise? (paired bootstrap)\n\n"
+            "sacrebleu's paired bootstrap resampling (the test of Moses' "
+            "`bootstrap-hypothesis-difference-significance.pl`): 1,000 resamples of the test sentences, tokenized "
+            "BLEU of each mapping's first seed, 1.5-entmax as the baseline, since the paper's claim is about it. "
+            "Interval: the bootstrap mean ± the half-width of its 95 % interval. p: how often a difference at least "
+            f"this large arises by chance when both systems come from one process; a difference counts at p < "
+            f"{SIGNIFICANCE_LEVEL:g} (0.0010 = 1/1001 is the smallest p that 1,000 resamples give). This is test-set sampling noise only: another training seed can move a cell "
+            f"further.{f' Signature: `{signature}`.' if signature else ''}\n\n"
+            + md_table(["direction", "mapping", "seed", "tok. BLEU", "bootstrap mean ± 95 % CI", "− 1.5-entmax",
+                        "p", f"different at p < {SIGNIFICANCE_LEVEL:g}"], rows)
+            + ("\nFrom this folder, each command prints the same numbers:\n\n" + "\n".join(commands) + "\n"
+               if commands else ""))
+
+
 # ---------------------------------------------------------------- Table 2: format
 TABLE2_INTRO = (
     "**Tokenized BLEU** (the paper's metric: multi-bleu on tokenized text) is the first table; **detokenized "
@@ -370,7 +426,8 @@ TABLE2_INTRO = (
 
 
 def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any],
-                file_rows: Sequence[Sequence[Any]] | None = None) -> str:
+                file_rows: Sequence[Sequence[Any]] | None = None,
+                significance: tuple[list[list[Any]], list[str], str | None] | None = None) -> str:
     t2 = table2_records(recs)
     text = header("Table 2 — BLEU, LSTM NMT, same α for attention and output", profile, options, t2)
     sr = settings_rows(t2)
@@ -396,6 +453,8 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
     text += ("\n## Ordering of the mappings\n\nBest to worst by mean BLEU (`=`: equal at two decimals). "
              "Paper: 1.5-entmax best on all six directions.\n\n")
     text += md_table(["direction", "ours, tokenized BLEU", "ours, SacreBLEU", "paper"], ordering_rows(recs, options, ref))
+    if significance is not None:
+        text += significance_text(significance)
     conv = convergence_rows(t2)
     if conv:
         text += ("\n## Convergence of each run\n\n" + convergence_summary(t2) + " Every run's validation curve, the "
@@ -608,7 +667,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     out.mkdir(parents=True, exist_ok=True)
     recs = collect(runs, profile)
     file_rows = copy_bleu_files(out, recs)
-    (out / "table2_mt.md").write_text(scrub(table2_text(profile, options, recs, ref, file_rows), runs))
+    text = table2_text(profile, options, recs, ref, file_rows, significance_rows(out, recs))
+    (out / "table2_mt.md").write_text(scrub(text, runs))
     (out / "table3_sparsity.md").write_text(scrub(table3_text(profile, options, recs, ref), runs))
     (out / "figure4_alpha_grid.md").write_text(scrub(figure4_text(profile, options, recs, ref), runs))
     plot_figure4(out / "figure4_alpha_grid.png", profile, recs, ref)
