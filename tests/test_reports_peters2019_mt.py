@@ -187,7 +187,10 @@ def test_table2_cells_paper_columns_not_run_missing_and_no_data(runs):
     assert settings[0][:5] == ["de-en", "multi30k", "multi30k/train (300)", "multi30k/val (20)", "multi30k/test2016 (3)"]
     assert settings[0][6:] == ["300 joint (learned: joint 300)", "every 10 steps", "30", "none (step cap)"]
     conv = table(text, "## Convergence of each run")
-    assert len(conv) == 4 and "1 of 4 runs stopped because validation token accuracy stopped improving" in text
+    # every MT run, the two Figure 4 grid runs included
+    assert len(conv) == 6 and "1 of 6 runs stopped because validation token accuracy stopped improving" in text
+    assert [r[1:3] for r in conv if r[0] == "de-en"] == [["1.00", "1.00"], ["1.00", "1.00"], ["1.25", "1.50"],
+                                                        ["1.50", "1.50"], ["1.50", "2.00"]]
     # lr halvings / last lr read from the history (issue 20), then the stop reason
     assert conv[0][4:] == ["3", "30", "30", "20", "10.00 → 40.00 (step 20) → 39.00", "1", "0.005", "step cap", "–"]
 

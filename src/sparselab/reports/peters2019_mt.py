@@ -455,10 +455,11 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
     text += md_table(["direction", "ours, tokenized BLEU", "ours, SacreBLEU", "paper"], ordering_rows(recs, options, ref))
     if significance is not None:
         text += significance_text(significance)
-    conv = convergence_rows(t2)
+    conv = convergence_rows(recs)           # every MT run: Table 2's and the Figure 4 grid's
     if conv:
-        text += ("\n## Convergence of each run\n\n" + convergence_summary(t2) + " Every run's validation curve, the "
-                 "Figure 4 grid runs included, is in `mt_learning_curves.png`.\n\n")
+        text += ("\n## Convergence of each run\n\nEvery MT run of the profile: Table 2's (attention α = output α) "
+                 "and the Figure 4 grid's. " + convergence_summary(recs) + " Every run's validation curve is in "
+                 "`mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
                           "best step", "val. token accuracy: first → best (step) → last", "lr halvings", "last lr",
                           "stopped by",
