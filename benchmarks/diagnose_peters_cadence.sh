@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 32: is the cpu grid's deficit (softmax/softmax below the non-neural baseline, a 13-point attention-α spread at
+# output α 1) caused by the validation cadence? The paper validates (and may halve the lr) once every 10 epochs in
+# medium; the cpu profile validates every epoch. Single runs of output α 1 × attention α {1, 2}, seed 0, the cpu
+# profile otherwise unchanged:
+#   V10: validate every 10 epochs (the paper's cadence in epochs), early-stopping patience 3 validations (the paper
+#        profile's, = 30 epochs), 400-epoch guard (the issue's probe hit a 100-epoch cap with dev still rising)
+#   V1:  the committed cadence (every epoch, patience 5) is the committed grid itself (reports/peters2019/cpu)
+# Usage (from a clean clone, so later edits do not change running code):
+#   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_peters_cadence.sh [N]
+# Summary: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/cadence_logs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
+export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
+PY=${PYTHON:-python}
+N=${1:-2}
+LOGS="$SPARSELAB_RUNS/cadence_logs"
+mkdir -p "$LOGS"
+
+COMMON="trainer.check_val_every_n_epoch=10 trainer.max_epochs=400 task.early_stopping_patience=3"
+JOBS=(
+  "V10_att1 $COMMON mapping.attn_alpha=1.0"
+  "V10_att2 $COMMON mapping.attn_alpha=2.0"
+)
+
+run_one() {
+  local name=$1; shift
+  echo "$(date -Is) start $name: $*" >> "$LOGS/progress.log"
+  if "$PY" -m sparselab.run experiment=peters2019/table1_medium profile=cpu threads=1 mapping.alpha=1.0 seed=0 \
+       "$@" > "$LOGS/$name.log" 2>&1; then
+    echo "$(date -Is) done $name" >> "$LOGS/progress.log"
+  else
+    echo "$(date -Is) FAILED $name (see $LOGS/$name.log)" >> "$LOGS/progress.log"
+  fi
+}
+export -f run_one
+export PY LOGS
+printf '%s\n' "${JOBS[@]}" | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
