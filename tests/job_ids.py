@@ -1,0 +1,86 @@
+"""The identity of every job of every paper's plan, per profile, as ``sparselab.engine.jobs`` expands it.
+
+``python tests/job_ids.py`` rewrites ``tests/fixtures/job_ids.json``. Do that only in a commit that means to change
+identities, and say in it which jobs change and why: an identity that moves orphans the committed run records.
+Beside each identity the fixture keeps a short hash of every leaf of the job's semantic config, so that a failing
+test can name the keys that changed (the values themselves would make the file ten times larger).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from sparselab.engine import jobs, record
+from sparselab.reports.runner import CONF_DIR, PROFILES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scripts import load_script  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "job_ids.json"
+PAPERS = ("martins2016", "peters2019", "correia2019")
+
+
+def leaves(d, prefix: str = "") -> dict[str, str]:
+    """Every leaf of a nested dict as ``a.b.c`` → 8 hex digits of its JSON value."""
+    out = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and v:
+            out.update(leaves(v, key + "."))
+        else:
+            out[key] = hashlib.sha256(json.dumps(v, sort_keys=True).encode()).hexdigest()[:8]
+    return out
+
+
+def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
+    """{paper: {profile: {"base": {experiment: leaves}, "jobs": [{"experiment", "overrides", "id", "leaves"}]}}}
+    in plan order; a job's ``leaves`` are those that differ from its experiment's first job (``base``)."""
+    from hydra import compose, initialize_config_dir
+
+    out: dict = {}
+    for paper in papers:
+        plans = load_script(f"pipelines/{paper}.py", f"_plan_{paper}").PLANS
+        out[paper] = {}
+        for profile in profiles:
+            base, rows = {}, []
+            for experiment, overrides in plans[profile].sweeps:
+                expanded = jobs.expand(CONF_DIR, experiment, profile, overrides)
+                with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR), job_name="fixture"):
+                    for job in expanded:
+                        cfg = compose(config_name="config", overrides=job)
+                        flat = leaves(record.semantic_config(cfg))
+                        first = base.setdefault(experiment, flat)
+                        rows.append({"experiment": experiment, "overrides": job, "id": record.config_hash(cfg),
+                                     "leaves": {k: v for k, v in flat.items() if first.get(k) != v}
+                                     | {k: None for k in first if k not in flat}})
+            out[paper][profile] = {"base": base, "jobs": rows}
+    return out
+
+
+def full_leaves(entry: dict, job: dict) -> dict:
+    """A job's leaves: its experiment's base, with the job's own differences (None: a key it lacks)."""
+    merged = {**entry["base"][job["experiment"]], **job["leaves"]}
+    return {k: v for k, v in merged.items() if v is not None}
+
+
+def differences(old: dict, new: dict) -> list[str]:
+    """One line per job whose identity changed (``old``/``new``: one paper's profile entry), naming the job and
+    the keys that changed."""
+    lines = []
+    if len(old["jobs"]) != len(new["jobs"]):
+        lines.append(f"{len(old['jobs'])} jobs in the fixture, {len(new['jobs'])} now")
+    for a, b in zip(old["jobs"], new["jobs"]):
+        if a["id"] != b["id"]:
+            la, lb = full_leaves(old, a), full_leaves(new, b)
+            keys = sorted(k for k in set(la) | set(lb) if la.get(k) != lb.get(k))
+            lines.append(f"{a['experiment']} {' '.join(a['overrides'])}: {a['id']} -> {b['id']}; "
+                         f"keys changed: {', '.join(keys) or '(none: the hash normalisation changed)'}")
+    return lines
+
+
+if __name__ == "__main__":
+    FIXTURE.parent.mkdir(exist_ok=True)
+    FIXTURE.write_text(json.dumps(plan_jobs(), indent=0, sort_keys=True) + "\n")
+    print(f"wrote {FIXTURE}")
