@@ -24,12 +24,25 @@ def grid_records() -> list[dict]:
     return [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
 
 
+def committed_pvalues() -> dict:
+    """{(direction, mapping α): p} as table2_mt.md prints them. Read back rather than recomputed, so that the
+    claims text does not depend on the last bit of a resampled BLEU (the recomputation, with its tolerance, is
+    test_committed_paired_bootstrap_follows_from_the_committed_bleu_files)."""
+    alpha = {label: a for _, a, label in peters2019_mt.MAPPINGS}
+    section = (COMMITTED / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)[1]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+             if line.startswith("| ") and not line.startswith("| direction")]
+    return {(c[0], alpha[c[1]]): float(c[6]) for c in cells if c[1] in alpha and c[6] != "–"}
+
+
 def test_committed_claims_are_computed_from_the_committed_records():
     table1 = grid_records()
     mt = stored("runs_mt.jsonl")
     assert len(table1) == 9, "the cpu plan's 3×3 grid (medium, one seed)"
     groups = {"medium": peters2019.by_config(table1)}
-    text = peters2019_claims.claims_text("cpu", groups, mt, reference("peters2019"))
+    pvalues = committed_pvalues()
+    assert pvalues[("de-en", 1.0)] > 0.05 and len(pvalues) == 4
+    text = peters2019_claims.claims_text("cpu", groups, mt, reference("peters2019"), None, pvalues)
     assert text == (COMMITTED / "claims.md").read_text(encoding="utf-8")
 
 
@@ -48,7 +61,7 @@ def test_committed_claims_verdicts_match_the_grid_numbers():
     if max(spreads) > peters2019_claims.ATTENTION_SPREAD_MAX:     # the rule's first half fails on its own
         assert row.endswith("| does not hold |")
     else:
-        assert row.endswith(("| holds |", "| does not hold |"))
+        assert row.endswith(("| holds |", "| does not hold |", "| inconclusive |"))
 
 
 def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():

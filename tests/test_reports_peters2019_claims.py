@@ -29,7 +29,7 @@ def test_sparse_outputs_beat_softmax_by_more_than_the_seed_spread():
     # the same 2-point lead with seeds 3 points apart is within the noise
     noisy = {"medium": grid(lambda a, b: 80.0 + (2.0 if a > 1 else 0.0), seeds=2, jitter=3.0)}
     row = claims.sparse_outputs_beat_softmax(noisy)
-    assert row[-1] == "does not hold" and "largest seed spread 3.00" in row[1]
+    assert row[-1] == "inconclusive" and "largest seed spread 3.00" in row[1]
     collapsed = {"medium": grid(lambda a, b: 80.0 - (10.0 if a == 1 and b > 1 else 0.0) + (1.0 if a > 1 else 0.0))}
     assert claims.sparse_outputs_beat_softmax(collapsed)[-1] == "holds"
     worse = {"medium": grid(lambda a, b: 80.0 - (1.0 if a == 2 else 0.0))}
@@ -82,6 +82,27 @@ def test_entmax15_best_in_mt_and_table3_ordering():
     assert claims.entmax15_best_in_mt([])[-1] == "untested (no MT run)"
 
 
+def test_entmax15_best_in_mt_needs_a_significant_bootstrap():
+    recs = [mt_rec("de-en", a, a, bleu_tok=b) for a, b in zip(A, (39.14, 39.12, 37.43))]
+    assert claims.entmax15_best_in_mt(recs)[-1] == "does not hold"               # one seed, no test: a -0.02 loss
+    row = claims.entmax15_best_in_mt(recs, {("de-en", 1.0): 0.40, ("de-en", 2.0): 0.001})
+    assert row[-1] == "inconclusive" and "p 0.400" in row[2]                      # the bootstrap calls it a tie
+    recs[1]["metrics"]["bleu_tok"] = 40.0
+    assert claims.entmax15_best_in_mt(recs, {("de-en", 1.0): 0.01, ("de-en", 2.0): 0.001})[-1] == "holds"
+
+
+def test_sparser_attention_and_the_grid_margin_from_table2_seeds():
+    grid_recs = [mt_rec("de-en", 1.5, b, val_acc_best=v) for b, v in ((1.0, 68.21), (1.5, 67.48), (2.0, 66.67))]
+    row = claims.sparser_attention_helps(grid_recs, {})
+    assert row[-1] == "does not hold" and row[2] == "α 1: 68.21, α 1.5: 67.48, α 2: 66.67"
+    assert "one seed per cell" in row[1]
+    # a second seed of the Table 2 cells (α tied) measures a 2-point spread: the same grid is then within the noise
+    seeds = [mt_rec("de-en", a, a, seed=s, val_acc_best=67.0 + 2 * s, bleu_tok=30.0) for a in A for s in (0, 1)]
+    row = claims.sparser_attention_helps(grid_recs + seeds, {})
+    assert row[-1] == "inconclusive" and "seed spread of the de-en Table 2 cells 2.00" in row[1]
+    assert claims.sparser_attention_helps(grid_recs[1:], {})[-1].startswith("untested")
+
+
 def test_output_alpha_optimum_interior_needs_three_points():
     recs = [mt_rec("de-en", a, 1.5, val_acc_best=v) for a, v in ((1.0, 60.0), (1.5, 63.0), (2.0, 61.0))]
     row = claims.output_optimum_interior(recs, {})
@@ -94,5 +115,30 @@ def test_output_alpha_optimum_interior_needs_three_points():
 def test_claims_table_has_one_row_per_claim_and_untested_mt_without_mt():
     text = claims.claims_text("cpu", {"medium": grid(lambda a, b: 80.0 + (a > 1))}, None, REF)
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| claim")]
-    assert len(rows) == 6 and all(r.count("|") == 5 for r in rows)      # no stray pipes inside cells
-    assert sum("untested (MT not run in this profile)" in r for r in rows) == 3
+    assert len(rows) == 7 and all(r.count("|") == 5 for r in rows)      # no stray pipes inside cells
+    assert sum("untested (MT not run in this profile)" in r for r in rows) == 4
+    ensembles = {"medium": grid(lambda a, b: 81.0 + (a > 1))}
+    text = claims.claims_text("cpu", {"medium": grid(lambda a, b: 80.0 + (a > 1))}, None, REF, ensembles)
+    assert "| sparse outputs (α 1.5, 2) beat a softmax output (Table 1, ensembles) |" in text
+
+
+def test_verdict_is_inconclusive_within_the_margin():
+    assert claims.verdict([2.0, 3.0], 1.0) == "holds"
+    assert claims.verdict([2.0, 0.5], 1.0) == "inconclusive"
+    assert claims.verdict([2.0, -1.5], 1.0) == "does not hold"
+    assert claims.verdict([2.0, 0.0], 0.0) == "inconclusive"                 # a tie, even with no noise measured
+    assert claims.verdict([2.0, 3.0], 0.0, [True, False]) == "inconclusive"  # not significant by the bootstrap
+    assert claims.verdict([2.0, -3.0], 0.0, [True, False]) == "inconclusive"
+    assert claims.combine(["holds", "inconclusive"]) == "inconclusive"
+    assert claims.combine(["holds", "does not hold", "inconclusive"]) == "does not hold"
+    assert claims.combine(["holds", "holds"]) == "holds"
+
+
+def test_ensemble_row_uses_the_single_models_seed_spread():
+    singles = {"medium": grid(lambda a, b: 80.0 + (a > 1), seeds=3, jitter=1.0)}       # spread 2 points
+    margins = {"medium": claims.seed_spread([[r["metrics"]["acc"] for r in v] for v in singles["medium"].values()])}
+    ens = {"medium": grid(lambda a, b: 82.0 + 1.5 * (a > 1))}                          # ensembles lead by 1.5
+    row = claims.sparse_outputs_beat_softmax(ens, ensemble=True, margins=margins)
+    assert row[0].endswith("(Table 1, ensembles)") and row[-1] == "inconclusive" and "2.00" in row[1]
+    ens = {"medium": grid(lambda a, b: 82.0 + 3.0 * (a > 1))}
+    assert claims.sparse_outputs_beat_softmax(ens, ensemble=True, margins=margins)[-1] == "holds"

@@ -544,8 +544,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         note = f"Inflection: {note}\n\n{peters2019_mt.notes(profile, options, mt_recs)}"
     if not mt_only:                   # the claims need the inflection records too
         groups = {s: by_config(train[s]) for s in settings_run(options)}
+        ensembles = {s: by_config(ens[s]) for s in settings_run(options)} if options.get("ensemble") else None
+        pvalues = peters2019_claims.bootstrap_pvalues(out, mt_recs) if options.get("mt") else None
         (out / "claims.md").write_text(peters2019_claims.claims_text(
-            profile, groups, mt_recs if options.get("mt") else None, ref))
+            profile, groups, mt_recs if options.get("mt") else None, ref, ensembles, pvalues))
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
                 notes=note, runs=runs)
     return recs + mt_recs

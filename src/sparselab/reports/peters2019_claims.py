@@ -1,12 +1,15 @@
 """The claims of Peters, Niculae & Martins (2019), each tested on our run records with a stated rule (``claims.md``).
 
-One row per claim: what the paper says, our numbers, the rule, and the verdict: "holds", "does not hold" or
-"untested (why)". Nothing is typed in: every number is read from the records (inflection: ``table1_<setting>``;
+One row per claim: what the paper says, our numbers, the rule, and the verdict: "holds", "does not hold",
+"inconclusive" or "untested (why)". Nothing is typed in: every number is read from the records (inflection: ``table1_<setting>``;
 MT: ``table2_mt``) or from papers.yaml.
 
 Noise margin (claims that compare runs): the largest seed spread (max − min over seeds) among the compared
 cells that have several seeds. With one seed per cell no spread is measured; the margin is then 0 and the row
-says so, so any difference counts — a verdict that one more seed could overturn.
+says so, so any difference counts — a verdict that one more seed could overturn. Every difference a claim needs is
+judged against the margin (:func:`verdict`): all beyond it the claim's way, "holds"; one beyond it the other way,
+"does not hold"; otherwise "inconclusive" (the noise decides). BLEU differences also need sacrebleu's paired
+bootstrap (p < 0.05) to count.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from typing import Any, Mapping, Sequence
 from . import peters2019_mt as mt
 from .tables import md_table, seed_mean
 
-HOLDS, FAILS = "holds", "does not hold"
+HOLDS, FAILS, INCONCLUSIVE = "holds", "does not hold", "inconclusive"
 ATTENTION_SPREAD_MAX = 3.0     # points; issue 20's acceptance rule for "attention α matters less"
 SHARE_TOLERANCE = 0.10         # "approach": within 10 percentage points of the paper's share
 ALPHAS = (1.0, 1.5, 2.0)
@@ -24,6 +27,25 @@ ALPHAS = (1.0, 1.5, 2.0)
 
 def untested(why: str) -> str:
     return f"untested ({why})"
+
+
+def verdict(diffs: Sequence[float], margin: float, significant: Sequence[bool] | None = None) -> str:
+    """Three-way verdict on differences that the claim says are positive: "holds" when every one exceeds the
+    margin (and is significant, where a test was run), "does not hold" when one is below −margin (and
+    significant), else "inconclusive"."""
+    sig = list(significant) if significant is not None else [True] * len(diffs)
+    if all(d > margin and s for d, s in zip(diffs, sig)):
+        return HOLDS
+    if any(d < -margin and s for d, s in zip(diffs, sig)):
+        return FAILS
+    return INCONCLUSIVE
+
+
+def combine(verdicts: Sequence[str]) -> str:
+    """One verdict from several (settings, directions): one failure fails, all holding holds."""
+    if FAILS in verdicts:
+        return FAILS
+    return HOLDS if verdicts and all(v == HOLDS for v in verdicts) else INCONCLUSIVE
 
 
 def seed_spread(groups: Sequence[Sequence[float]]) -> tuple[float, str]:
@@ -39,13 +61,16 @@ def _accs(g: Mapping[tuple[float, float], list[dict]], k, metric: str = "acc") -
 
 
 # ---------------------------------------------------------------- inflection (Table 1, §5)
-def sparse_outputs_beat_softmax(groups: Mapping[str, Mapping]) -> list[Any]:
-    """At every attention α, each sparse output (α 1.5, 2) beats the softmax output by more than the margin."""
-    claim = "sparse outputs (α 1.5, 2) beat a softmax output (Table 1)"
+def sparse_outputs_beat_softmax(groups: Mapping[str, Mapping], ensemble: bool = False,
+                                 margins: Mapping[str, tuple[float, str]] | None = None) -> list[Any]:
+    """At every attention α, each sparse output (α 1.5, 2) beats the softmax output by more than the margin.
+    ``ensemble``: the groups are the seed ensembles (one record per cell), judged against ``margins`` (per
+    setting: the single models' seed spread, the only noise measured for them)."""
+    claim = f"sparse outputs (α 1.5, 2) beat a softmax output (Table 1{', ensembles' if ensemble else ''})"
     rule = "at every attention α: acc(output α) − acc(output α 1) > margin, for output α 1.5 and 2"
     if not groups:
-        return [claim, rule, "–", untested("no inflection setting run")]
-    parts, ok = [], True
+        return [claim, rule, "–", untested("no inflection setting run" if not ensemble else "no ensemble run")]
+    parts, verdicts, hows = [], [], []
     for s, g in groups.items():
         cells = []
         for b in ALPHAS:
@@ -53,34 +78,40 @@ def sparse_outputs_beat_softmax(groups: Mapping[str, Mapping]) -> list[Any]:
             if not base or any(not _accs(g, (a, b)) for a in ALPHAS[1:]):
                 return [claim, rule, "–", untested(f"{s}: a cell of attention α {b:g} has no finished run")]
             cells += [base] + [_accs(g, (a, b)) for a in ALPHAS[1:]]
-        margin, how = seed_spread(cells)
+        margin, how = (margins or {}).get(s, (0.0, "no seed spread measured, margin 0")) if ensemble \
+            else seed_spread(cells)
+        hows.append(how)
+        diffs = []
         for b in ALPHAS:
-            diffs = [mean(_accs(g, (a, b))) - mean(_accs(g, (1.0, b))) for a in ALPHAS[1:]]
-            ok &= all(d > margin for d in diffs)
-            leads = ", ".join(f"α {a:g} {d:+.2f}" for a, d in zip(ALPHAS[1:], diffs))
+            ds = [mean(_accs(g, (a, b))) - mean(_accs(g, (1.0, b))) for a in ALPHAS[1:]]
+            diffs += ds
+            leads = ", ".join(f"α {a:g} {d:+.2f}" for a, d in zip(ALPHAS[1:], ds))
             parts.append(f"{s}, attention α {b:g}: {leads}")
-    return [claim, f"{rule} ({how})", "; ".join(parts), HOLDS if ok else FAILS]
+        verdicts.append(verdict(diffs, margin))
+    return [claim, f"{rule} ({'; '.join(dict.fromkeys(hows))})", "; ".join(parts), combine(verdicts)]
 
 
 def attention_matters_less(groups: Mapping[str, Mapping]) -> list[Any]:
     """The attention-α spread at each output α is at most 3 points and smaller, on average, than the output-α
     spread at each attention α."""
     claim = "attention α matters less than output α (Table 1)"
-    rule = (f"per setting: max over output α of the attention-α spread ≤ {ATTENTION_SPREAD_MAX:g} points, and the "
-            "mean attention-α spread < the mean output-α spread (spread = max − min of the seed means)")
+    rule = (f"per setting: {ATTENTION_SPREAD_MAX:g} − max over output α of the attention-α spread > margin, and the "
+            "mean output-α spread − the mean attention-α spread > margin (spread = max − min of the seed means)")
     if not groups:
         return [claim, rule, "–", untested("no inflection setting run")]
-    parts, ok = [], True
+    parts, verdicts, hows = [], [], []
     for s, g in groups.items():
         m = {(a, b): seed_mean(g.get((a, b), []), "acc") for a in ALPHAS for b in ALPHAS}
         if any(v is None for v in m.values()):
             return [claim, rule, "–", untested(f"{s}: the 3×3 grid is not complete")]
+        margin, how = seed_spread([_accs(g, (a, b)) for a in ALPHAS for b in ALPHAS])
+        hows.append(how)
         att = [max(m[(a, b)] for b in ALPHAS) - min(m[(a, b)] for b in ALPHAS) for a in ALPHAS]
         out = [max(m[(a, b)] for a in ALPHAS) - min(m[(a, b)] for a in ALPHAS) for b in ALPHAS]
-        ok &= max(att) <= ATTENTION_SPREAD_MAX and mean(att) < mean(out)
+        verdicts.append(verdict([ATTENTION_SPREAD_MAX - max(att), mean(out) - mean(att)], margin))
         parts.append(f"{s}: attention-α spread at output α 1/1.5/2 = " + "/".join(f"{x:.2f}" for x in att)
                      + "; output-α spread at attention α 1/1.5/2 = " + "/".join(f"{x:.2f}" for x in out))
-    return [claim, rule, "; ".join(parts), HOLDS if ok else FAILS]
+    return [claim, f"{rule} ({'; '.join(dict.fromkeys(hows))})", "; ".join(parts), combine(verdicts)]
 
 
 def best_key(g: Mapping[Any, list[dict]]) -> Any:
@@ -121,26 +152,50 @@ def shares_approach_paper(groups: Mapping[str, Mapping], ref: Mapping[str, Any])
 
 
 # ---------------------------------------------------------------- MT (Table 2, Table 3, Figure 4)
-def entmax15_best_in_mt(recs: Sequence[dict]) -> list[Any]:
+def entmax15_best_in_mt(recs: Sequence[dict], pvalues: Mapping[tuple[str, float], float] | None = None) -> list[Any]:
+    """``pvalues``: {(direction, mapping α): paired-bootstrap p of its BLEU against 1.5-entmax's}, where the BLEU
+    files were there to test (:func:`bootstrap_pvalues`)."""
     claim = "1.5-entmax is the best mapping in MT (Table 2)"
-    rule = "in every direction run: tokenized BLEU of 1.5-entmax − max(softmax, sparsemax) > margin"
+    rule = (f"in every direction run: tokenized BLEU of 1.5-entmax − each other mapping > margin, each difference "
+            f"significant by sacrebleu's paired bootstrap (p < {mt.SIGNIFICANCE_LEVEL:g}) where it was run")
     g = mt.by_key(mt.table2_records(recs))
     pairs = sorted({p for p, _, _ in g})
     if not pairs:
         return [claim, rule, "–", untested("no MT run")]
-    cells, parts, ok = [], [], True
+    cells, parts, verdicts = [], [], []
     for p in pairs:
         bleu = {a: mt.values(g.get((p, a, a), []), "bleu_tok") for a in ALPHAS}
         if any(not v for v in bleu.values()):
             return [claim, rule, "–", untested(f"{p}: a mapping has no finished run")]
         cells += list(bleu.values())
     margin, how = seed_spread(cells)
+    pvalues = pvalues or {}
     for p in pairs:
         m = {a: mean(mt.values(g[(p, a, a)], "bleu_tok")) for a in ALPHAS}
-        lead = m[1.5] - max(m[1.0], m[2.0])
-        ok &= lead > margin
-        parts.append(f"{p}: softmax {m[1.0]:.2f}, 1.5-entmax {m[1.5]:.2f}, sparsemax {m[2.0]:.2f}")
-    return [claim, f"{rule} ({how})", "; ".join(parts), HOLDS if ok else FAILS]
+        others = (1.0, 2.0)
+        ps = [pvalues.get((p, a)) for a in others]
+        verdicts.append(verdict([m[1.5] - m[a] for a in others], margin,
+                                [q is None or q < mt.SIGNIFICANCE_LEVEL for q in ps]))
+        tested = ", ".join(f"p {q:.3f}" for q in ps if q is not None)
+        parts.append(f"{p}: softmax {m[1.0]:.2f}, 1.5-entmax {m[1.5]:.2f}, sparsemax {m[2.0]:.2f}"
+                     + (f" (bootstrap against 1.5-entmax: {tested})" if tested else ""))
+    return [claim, f"{rule} ({how})", "; ".join(parts), combine(verdicts)]
+
+
+def bootstrap_pvalues(out, recs: Sequence[dict]) -> dict[tuple[str, float], float]:
+    """{(direction, mapping α): p} from sacrebleu's paired bootstrap on the BLEU files in ``out`` (the rows of
+    ``table2_mt.md``'s significance table, :func:`peters2019_mt.significance_rows`)."""
+    rows, _, _ = mt.significance_rows(out, recs)
+    alpha = {label: a for _, a, label in mt.MAPPINGS}
+    return {(r[0], alpha[r[1]]): float(r[6]) for r in rows if r[1] in alpha and r[6] not in (mt.NONE, None)}
+
+
+def _grid_margin(recs: Sequence[dict]) -> tuple[float, str]:
+    """The noise of a one-seed Figure 4 point: the seed spread of validation token accuracy among the Table 2
+    cells of the same direction that have several seeds (the grid itself has one seed per point)."""
+    g = mt.by_key([r for r in mt.table2_records(recs) if mt.pair_of(r) == mt.FIG4_PAIR])
+    margin, how = seed_spread([mt.values(rs, "val_acc_best") for rs in g.values()])
+    return margin, how.replace("largest seed spread", f"largest seed spread of the {mt.FIG4_PAIR} Table 2 cells")
 
 
 def output_optimum_interior(recs: Sequence[dict], ref: Mapping[str, Any]) -> list[Any]:
@@ -150,12 +205,23 @@ def output_optimum_interior(recs: Sequence[dict], ref: Mapping[str, Any]) -> lis
     pts = [(x, v) for x, v, n, _ in mt.figure4_points(recs, ref)["out"] if v is not None]
     if len(pts) < 3:
         return [claim, rule, "–", untested(f"{len(pts)} output-α point(s) run, 3 needed")]
-    g = mt.by_key([r for r in recs if mt.pair_of(r) == mt.FIG4_PAIR])
-    margin, how = seed_spread([mt.values(g.get((mt.FIG4_PAIR, x, mt.FIXED), []), "val_acc_best") for x, _ in pts])
-    best = max(pts, key=lambda p: p[1])
-    inner = best[0] not in (pts[0][0], pts[-1][0]) and all(best[1] - v > margin for _, v in (pts[0], pts[-1]))
+    margin, how = _grid_margin(recs)
+    best = max(pts[1:-1], key=lambda p: p[1])
     numbers = ", ".join(f"α {x:g}: {v:.2f}" for x, v in pts)
-    return [claim, f"{rule} ({how})", numbers, HOLDS if inner else FAILS]
+    return [claim, f"{rule} ({how})", numbers, verdict([best[1] - v for _, v in (pts[0], pts[-1])], margin)]
+
+
+def sparser_attention_helps(recs: Sequence[dict], ref: Mapping[str, Any]) -> list[Any]:
+    """Figure 4, left: "moving from softmax toward sparser attention has a very small positive effect"."""
+    claim = (f"moving from softmax toward sparser attention has a very small positive effect (Figure 4, "
+             f"{mt.FIG4_PAIR}, output α {mt.FIXED:g})")
+    rule = ("validation token accuracy at each sparser attention α of the grid run − at attention α 1 > margin")
+    pts = {x: v for x, v, n, _ in mt.figure4_points(recs, ref)["attn"] if v is not None}
+    if 1.0 not in pts or len(pts) < 2:
+        return [claim, rule, "–", untested("attention α 1 and a sparser point are needed")]
+    margin, how = _grid_margin(recs)
+    numbers = ", ".join(f"α {x:g}: {v:.2f}" for x, v in sorted(pts.items()))
+    return [claim, f"{rule} ({how})", numbers, verdict([v - pts[1.0] for x, v in pts.items() if x > 1.0], margin)]
 
 
 def table3_ordering(recs: Sequence[dict]) -> list[Any]:
@@ -181,21 +247,32 @@ def table3_ordering(recs: Sequence[dict]) -> list[Any]:
 
 
 # ---------------------------------------------------------------- table
-def claim_rows(groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | None, ref: Mapping[str, Any]) -> list[list]:
-    """``groups``: {setting run: {(output α, attention α): records}}; ``mt_recs``: None when the profile's plan
-    runs no MT."""
-    rows = [sparse_outputs_beat_softmax(groups), attention_matters_less(groups), shares_approach_paper(groups, ref)]
+def claim_rows(groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | None, ref: Mapping[str, Any],
+               ensembles: Mapping[str, Mapping] | None = None,
+               pvalues: Mapping[tuple[str, float], float] | None = None) -> list[list]:
+    """``groups``: {setting run: {(output α, attention α): records}}; ``ensembles``: the same for the seed
+    ensembles (None: the profile ensembles nothing); ``mt_recs``: None when the profile's plan runs no MT;
+    ``pvalues``: :func:`bootstrap_pvalues`."""
+    margins = {s: seed_spread([_accs(g, (a, b)) for a in ALPHAS for b in ALPHAS]) for s, g in groups.items()}
+    rows = [sparse_outputs_beat_softmax(groups)]
+    if ensembles is not None:
+        rows.append(sparse_outputs_beat_softmax(ensembles, ensemble=True, margins=margins))
+    rows += [attention_matters_less(groups), shares_approach_paper(groups, ref)]
     if mt_recs is None:
         mt_claims = ("1.5-entmax is the best mapping in MT (Table 2)", "the output-α optimum is interior (Figure 4)",
+                     "moving from softmax toward sparser attention has a very small positive effect (Figure 4)",
                      "sparsity ordering of Table 3")
         return rows + [[c, "–", "–", untested("MT not run in this profile")] for c in mt_claims]
-    return rows + [entmax15_best_in_mt(mt_recs), output_optimum_interior(mt_recs, ref), table3_ordering(mt_recs)]
+    return rows + [entmax15_best_in_mt(mt_recs, pvalues), output_optimum_interior(mt_recs, ref),
+                   sparser_attention_helps(mt_recs, ref), table3_ordering(mt_recs)]
 
 
 def claims_text(profile: str, groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | None,
-                ref: Mapping[str, Any]) -> str:
+                ref: Mapping[str, Any], ensembles: Mapping[str, Mapping] | None = None,
+                pvalues: Mapping[tuple[str, float], float] | None = None) -> str:
     text = (f"# The paper's claims, tested on our runs\n\nPeters, Niculae & Martins (2019). Profile: **{profile}**. "
             "Each verdict is computed from the run records by the rule in its row (inflection: mean word accuracy "
             "on the eval split over seeds; MT: tokenized BLEU on test, validation token accuracy for Figure 4). "
             + __doc__.split("\n\n")[2].replace("\n", " ").strip() + "\n\n")
-    return text + md_table(["claim", "rule", "our numbers", "verdict"], claim_rows(groups, mt_recs, ref))
+    return text + md_table(["claim", "rule", "our numbers", "verdict"],
+                           claim_rows(groups, mt_recs, ref, ensembles, pvalues))
