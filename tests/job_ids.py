@@ -67,17 +67,21 @@ def full_leaves(entry: dict, job: dict) -> dict:
 
 def differences(old: dict, new: dict) -> list[str]:
     """One line per job whose identity changed (``old``/``new``: one paper's profile entry), naming the job and
-    the keys that changed."""
-    lines = []
-    if len(old["jobs"]) != len(new["jobs"]):
-        lines.append(f"{len(old['jobs'])} jobs in the fixture, {len(new['jobs'])} now")
-    for a, b in zip(old["jobs"], new["jobs"]):
+    the keys that changed; jobs are matched by experiment and overrides (in any order), so a plan that adds or
+    reorders sweeps lists its new and dropped jobs rather than shifted ones."""
+    def by_job(entry):
+        return {(j["experiment"], tuple(sorted(j["overrides"]))): j for j in entry["jobs"]}
+    a_jobs, b_jobs = by_job(old), by_job(new)
+    lines = [f"{k[0]} {' '.join(k[1])}: dropped from the plan" for k in a_jobs if k not in b_jobs]
+    lines += [f"{k[0]} {' '.join(k[1])}: new in the plan ({b_jobs[k]['id']})" for k in b_jobs if k not in a_jobs]
+    for k in a_jobs.keys() & b_jobs.keys():
+        a, b = a_jobs[k], b_jobs[k]
         if a["id"] != b["id"]:
             la, lb = full_leaves(old, a), full_leaves(new, b)
             keys = sorted(k for k in set(la) | set(lb) if la.get(k) != lb.get(k))
             lines.append(f"{a['experiment']} {' '.join(a['overrides'])}: {a['id']} -> {b['id']}; "
                          f"keys changed: {', '.join(keys) or '(none: the hash normalisation changed)'}")
-    return lines
+    return sorted(lines)
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ def test_peters_settings_share_their_base():
 
 
 @pytest.mark.parametrize("profile, lr, rule, every, start", [("paper", 1e-3, "previous", 10, 1.0),
-                                                             ("cpu", 1e-3, "previous", 1, 1.0),
+                                                             ("cpu", 1e-3, "previous", 10, 1.0),
                                                              ("smoke", 3e-2, "best", 1, 0.0)])
 def test_inflection_schedule_per_profile(profile, lr, rule, every, start):
     """Issue 20: the paper profile follows the paper (lr 1e-3, halved when the dev loss rises over the previous

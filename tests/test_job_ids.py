@@ -29,3 +29,6 @@ def test_differences_name_the_job_and_the_keys():
              "jobs": [{"experiment": "e", "overrides": ["seed=0"], "id": "y", "leaves": {"d": "3"}}]}
     assert differences(entry, moved) == ["e seed=0: x -> y; keys changed: a.b, d"]
     assert differences(entry, entry) == []
+    grown = {"base": entry["base"], "jobs": [{"experiment": "e", "overrides": ["seed=1"], "id": "z", "leaves": {}},
+                                             *entry["jobs"]]}
+    assert differences(entry, grown) == ["e seed=1: new in the plan (z)"]

@@ -181,14 +181,22 @@ def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
     assert cpu[:2] == [
         ["-m", "experiment=peters2019/baseline_medium", "profile=cpu", "paths.runs=/r", *launcher],
         ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0", *launcher]]
-    assert cpu[2] == ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=de-en,ja-en", "seed=0", *launcher]
+    # issue 32: 3 seeds and their ensembles for output α and attention α in {1, 2}; MT de-en with 2 seeds
+    assert cpu[2:6] == [
+        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,2.0",
+         "mapping.attn_alpha=1.0,2.0", "seed=1,2", *launcher],
+        ["-m", "experiment=peters2019/ensemble_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,2.0",
+         "mapping.attn_alpha=1.0,2.0", *launcher],
+        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=ja-en", "seed=0", *launcher],
+        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=de-en", "seed=0,1", *launcher]]
     assert [c[1] for c in commands(monkeypatch, peters.PLANS["paper"], "paper")][:6] == [
         "experiment=peters2019/baseline_high", "experiment=peters2019/table1_high", "experiment=peters2019/ensemble_high",
         "experiment=peters2019/baseline_medium", "experiment=peters2019/table1_medium",
         "experiment=peters2019/ensemble_medium"]
     options = peters.PLANS["cpu"].options
     assert {k: options[k] for k in ("settings", "seeds", "ensemble", "baseline")} == {
-        "settings": ["medium"], "seeds": [0], "ensemble": False, "baseline": True}
+        "settings": ["medium"], "seeds": [0, 1, 2], "ensemble": True, "baseline": True}
+    assert options["mt"]["seeds"] == [0, 1] and options["seeded_cells"] == [1.0, 2.0]
     assert options["mt"]["pairs"] == ["de-en", "ja-en"]   # issue 20: the two directions that fit the budget
     assert commands(monkeypatch, martins.PLANS["smoke"], "smoke") == [
         ["-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "paths.runs=/r", "data.name=emotions,scene"],
@@ -233,7 +241,7 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
     monkeypatch.setattr(subprocess, "Popen", Finished)
     runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table2_mt"])
     assert calls and all(c[1] == "experiment=peters2019/table2_mt" for c in calls)
-    assert len(calls) == 3                                      # Table 2, then the two Figure 4 grids
+    assert len(calls) == 4        # Table 2 (ja-en with 1 seed, de-en with 2), then the two Figure 4 grids
     with pytest.raises(runner.PipelineError, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
         runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])
 

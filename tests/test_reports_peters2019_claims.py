@@ -142,3 +142,7 @@ def test_ensemble_row_uses_the_single_models_seed_spread():
     assert row[0].endswith("(Table 1, ensembles)") and row[-1] == "inconclusive" and "2.00" in row[1]
     ens = {"medium": grid(lambda a, b: 82.0 + 3.0 * (a > 1))}
     assert claims.sparse_outputs_beat_softmax(ens, ensemble=True, margins=margins)[-1] == "holds"
+    # the cpu plan ensembles output α and attention α in {1, 2} only: the row judges those cells
+    corners = {"medium": {k: v for k, v in ens["medium"].items() if 1.5 not in k}}
+    row = claims.sparse_outputs_beat_softmax(corners, ensemble=True, margins=margins)
+    assert row[-1] == "holds" and "at attention α 1, 2" in row[1] and "attention α 2: α 2 +3.00" in row[2]

@@ -188,11 +188,11 @@ def test_table2_cells_paper_columns_not_run_missing_and_no_data(runs):
     assert settings[0][6:] == ["300 joint (learned: joint 300)", "every 10 steps", "30", "none (step cap)"]
     conv = table(text, "## Convergence of each run")
     # every MT run, the two Figure 4 grid runs included
-    assert len(conv) == 6 and "1 of 6 runs stopped because validation token accuracy stopped improving" in text
+    assert len(conv) == 6 and "1 of 6 runs stopped by early stopping, 5 at the step budget" in text
     assert [r[1:3] for r in conv if r[0] == "de-en"] == [["1.00", "1.00"], ["1.00", "1.00"], ["1.25", "1.50"],
                                                         ["1.50", "1.50"], ["1.50", "2.00"]]
     # lr halvings / last lr read from the history (issue 20), then the stop reason
-    assert conv[0][4:] == ["3", "30", "30", "20", "10.00 → 40.00 (step 20) → 39.00", "1", "0.005", "step cap", "–"]
+    assert conv[0][4:] == ["3", "30", "30", "20", "10.00 → 40.00 (step 20) → 39.00", "1", "0.005", "step budget", "–", "–", "–"]
 
 
 def test_no_runs_at_all(tmp_path):
@@ -363,8 +363,8 @@ def test_convergence_summary_counts_training_time_across_resumes():
     resumed = {"metrics": {"train_time_s": 5400.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": True}}
     capped = {"metrics": {"train_time_s": 1800.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": False}}
     text = rep.convergence_summary([resumed, capped])
-    assert text.startswith("1 of 2 runs stopped because validation token accuracy stopped improving")
-    assert "1 stopped at the step cap" in text and "Training time of these runs: 2.00 h" in text
+    assert text.startswith("1 of 2 runs stopped by early stopping, 1 at the step budget")
+    assert "1 at the step budget" in text and "Training time of these runs: 2.00 h" in text
     assert rep.convergence_summary([]) == ""
 
 
@@ -427,3 +427,21 @@ def test_paired_bootstrap_needs_all_three_mappings_and_one_reference(tmp_path, r
     rows, commands, _ = rep.significance_rows(out, recs)
     assert rows == [["de-en", "–", "–", "–", "–", "–", "–", "the runs' references differ: not comparable"]]
     assert commands == []
+
+
+def test_smoothed_gain_tells_a_rising_curve_from_a_flat_one():
+    """The MT convergence rule (issue 32): a run has stopped improving when the moving average of its last 4
+    validations gained at most RISE_ALLOWED points over the last RISE_WINDOW steps."""
+    from sparselab.reports import mt_common
+
+    def hist(f):
+        return [{"step": s, "val_acc": f(s)} for s in range(250, 15001, 250)]
+    rising = {"extra": {"history": hist(lambda s: 40 + s / 1000)}}              # +1 point per 1,000 steps
+    flat = {"extra": {"history": hist(lambda s: 60 - (0.3 if (s // 250) % 2 else 0))}}   # noisy but flat
+    assert abs(mt_common.smoothed_gain(rising["extra"]["history"], 2000) - 2.0) < 1e-9
+    assert abs(mt_common.smoothed_gain(flat["extra"]["history"], 2000)) < 1e-9
+    assert rep.has_stopped_improving(rising) is False and rep.has_stopped_improving(flat) is True
+    assert mt_common.smoothed_gain(hist(lambda s: 50)[:4], 2000) is None        # shorter than the window
+    assert "**no: still rising**" in rep.convergence_rows([{**rising, "config": {"data": {"pair": "de-en"},
+        "mapping": {"alpha": 1.0, "attn_alpha": 1.0}, "seed": 0, "trainer": {"max_steps": 15000}},
+        "metrics": {"steps": 15000}}])[0]

@@ -65,6 +65,22 @@ def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
     return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
 
 
+def smoothed_gain(hist: Sequence[Mapping[str, Any]], window_steps: int, k: int = 4) -> float | None:
+    """How much the validation curve was still rising when the run ended: the moving average of the last ``k``
+    validation token accuracies, minus the same average ``window_steps`` earlier (None: a curve shorter than
+    the window). A moving average, so that one noisy validation neither hides nor fakes a rise."""
+    accs = [(int(h["step"]), float(h["val_acc"])) for h in hist if h.get("val_acc") is not None]
+    if not accs or accs[-1][0] - accs[0][0] < window_steps:
+        return None
+    end = len(accs)
+    start = max(i for i, (s, _) in enumerate(accs) if s <= accs[-1][0] - window_steps) + 1
+
+    def avg(stop: int) -> float:
+        vals = [a for _, a in accs[max(0, stop - k):stop]]
+        return sum(vals) / len(vals)
+    return avg(end) - avg(start)
+
+
 def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict], str],
                          title: str = "learning curves") -> Path:
     """Validation token accuracy (teacher forcing) at every validation against the training step, one panel per

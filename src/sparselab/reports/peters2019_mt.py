@@ -321,16 +321,30 @@ def tokenization_lines(recs) -> list[str]:
 
 
 # ---------------------------------------------------------------- convergence
+# A run has stopped improving when its smoothed validation curve (mt_common.smoothed_gain) gained at most
+# RISE_ALLOWED points over its last RISE_WINDOW steps (8 validations of 250 steps in cpu).
+RISE_WINDOW = 2000
+RISE_ALLOWED = 0.2
+
+
+def has_stopped_improving(rec) -> bool | None:
+    gain = mt_common.smoothed_gain(rec.get("extra", {}).get("history", []), RISE_WINDOW)
+    return None if gain is None else gain <= RISE_ALLOWED
+
+
 def convergence_rows(recs) -> list[list[Any]]:
     rows = []
     for r in recs:
         e, m = r.get("extra", {}), r["metrics"]
         stopped = e.get("stopped_early")
-        why = {True: "early stopping (patience reached)", False: "step cap"}.get(stopped, "not recorded")
+        why = {True: "early stopping (patience reached)", False: "step budget"}.get(stopped, "not recorded")
+        gain = mt_common.smoothed_gain(e.get("history", []), RISE_WINDOW)
+        flat = has_stopped_improving(r)
         a, b = alphas(r)
         rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
                      r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
-                     *lr_schedule(r), why, m.get("train_time_s")])
+                     *lr_schedule(r), why, NONE if gain is None else f"{gain:+.2f}",
+                     {True: "yes", False: "**no: still rising**", None: NONE}[flat], m.get("train_time_s")])
     return rows
 
 
@@ -338,14 +352,15 @@ def convergence_summary(recs) -> str:
     if not recs:
         return ""
     stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
+    flat = sum(1 for r in recs if has_stopped_improving(r))
     # train_time_s, not the record's wall_time_s: a run resumed from its checkpoint keeps its training timer, while
     # wall_time_s counts only the process that finished it
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
-    return (f"{stopped} of {len(recs)} runs stopped because validation token accuracy stopped improving (early "
-            f"stopping); {len(recs) - stopped} stopped at the step cap — for those the curve summary says how close "
-            f"they got (a best at the last validation means the run was still improving). Training time of these "
-            f"runs: {hours:.2f} h (the training steps only, across resumes; summed over jobs, which may have run in "
-            f"parallel).")
+    return (f"{stopped} of {len(recs)} runs stopped by early stopping, {len(recs) - stopped} at the step budget; "
+            f"{flat} of {len(recs)} had stopped improving when they ended (the rule: the moving average of 4 "
+            f"validation token accuracies gained at most {RISE_ALLOWED:g} points over the last {RISE_WINDOW:,} "
+            f"steps). Training time of these runs: {hours:.2f} h (the training steps only, across resumes; summed "
+            f"over jobs, which may have run in parallel).")
 
 
 # ---------------------------------------------------------------- hyp/ref files
@@ -462,7 +477,7 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                  "`mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
                           "best step", "val. token accuracy: first → best (step) → last", "lr halvings", "last lr",
-                          "stopped by",
+                          "stopped by", f"smoothed gain, last {RISE_WINDOW:,} steps", "stopped improving",
                           "training time (s)"], conv)
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
