@@ -68,7 +68,11 @@ MAPPINGS = ("softmax", "entmax15", "alpha_entmax")          # conf/mapping, also
 LABELS = {"softmax": "softmax", "entmax15": "1.5-entmax", "alpha_entmax": "α-entmax (learned α per head)"}
 MATMULS = frozenset({"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm", "aten::addbmm", "aten::addmv",
                      "aten::mv", "aten::dot", "aten::_addmm_activation"})
-GROUPS = ("normalizer forward", "normalizer backward (incl. α-gradient)", "matrix products", "Adam step", "rest")
+GROUPS = ("normalizer forward", "normalizer backward (incl. α-gradient)", "fused attention (kernel or SDPA)",
+          "matrix products", "Adam step", "rest")
+# the fused attention's own events: its autograd Function (CPU side), its Triton kernels (device side), SDPA
+FUSED_MARKS = ("EntmaxAttentionFunction", "entmax_attention_", "scaled_dot_product", "flash_attention",
+               "efficient_attention", "fmha")
 NORMALIZER_RANGE = "sparselab::attention_normalizer"
 # --warmup None: one step on every batch, so that no batch shape is first seen (and compiled for) while timed
 IMPLS = {"auto": ("auto",), "fused": ("fused",), "materialized": ("materialized",),
@@ -220,10 +224,12 @@ def group_of(event, backward_nodes: set[str]) -> str:
             return GROUPS[0]
         if e.name.startswith("autograd::engine::evaluate_function: ") and e.name.split(": ", 1)[1] in backward_nodes:
             return GROUPS[1]
+        if any(mark in e.name for mark in FUSED_MARKS):
+            return GROUPS[2]
         if e.name.startswith("Optimizer."):
-            return GROUPS[3]
+            return GROUPS[4]
         e = e.cpu_parent
-    return GROUPS[2] if event.name in MATMULS else GROUPS[4]
+    return GROUPS[3] if event.name in MATMULS else GROUPS[5]
 
 
 def breakdown(trainer: Trainer, batches: list[dict], steps: int, device: torch.device) -> dict:
@@ -256,6 +262,12 @@ def label(key: str) -> str:
     """A model's row label: its normalizer, and its attention implementation in ``--attention-impl both``."""
     mapping, _, impl = key.partition("@")
     return LABELS[mapping] + (f", {impl}" if impl else "")
+
+
+def softmax_of(key: str) -> str:
+    """The softmax model of the same attention implementation as model ``key``."""
+    impl = key.partition("@")[2]
+    return "softmax" + (f"@{impl}" if impl else "")
 
 
 def breakdown_lines(prof: dict[str, dict], top: int, alpha_key: str = "alpha_entmax") -> list[str]:
@@ -297,13 +309,16 @@ def run(args) -> str:
                                 args.seed)
     speed = speeds(times)
     # each model against the softmax of its own implementation; with both, also against SDPA softmax
-    ratio = {n: speed[n] / speed["softmax" + n[len(n.partition("@")[0]):]] for n in trainers}
+    ratio = {n: speed[n] / speed[softmax_of(n)] for n in trainers}
     sdpa = speed.get("softmax@fused")
     paper = paper_ratios()
+
+    def paper_cell(key: str) -> str:
+        mapping = key.partition("@")[0]
+        return "1 (reference)" if mapping == "softmax" else f"{paper[mapping]:.2f}" if mapping in paper else "–"
+
     rows = [f"| {label(n)} | {speed[n]:,.0f} | {ratio[n]:.2f} | "
-            + (f"{speed[n] / sdpa:.2f} | " if keyed else "")
-            + f"{'1 (reference)' if n.startswith('softmax') else (f'{paper[mp]:.2f}' if (mp := n.partition('@')[0]) in paper else '–')} |"
-            for n in trainers]
+            + (f"{speed[n] / sdpa:.2f} | " if keyed else "") + f"{paper_cell(n)} |" for n in trainers]
     alpha_key = "alpha_entmax@fused" if keyed else "alpha_entmax"
     m = cfg.model
     n_alpha = sum(p.numel() for k, p in trainers[alpha_key].module.model.named_parameters() if k.endswith(".a"))
@@ -355,8 +370,9 @@ def run(args) -> str:
             "normalizers' forward, in their backward (the autograd node of their output, which also computes the "
             "α-gradient), matrix products (`mm`/`bmm`/`addmm` outside the normalizers: projections, feed-forward, "
             "attention scores and context, output layer, forward and backward), Adam, and the rest (element-wise "
-            "ops, layer norm, embeddings, the loss, masking; a fused kernel's time, since it calls no normalizer "
-            "module). Profiler overhead included: compare the shares.",
+            "ops, layer norm, embeddings, the loss, masking); under `--attention-impl fused` the attention kernels "
+            "(the Triton α-entmax passes, SDPA) are a group of their own. Profiler overhead included: compare the "
+            "shares.",
             "",
             *breakdown_lines(prof, args.top, alpha_key),
             "",

@@ -191,11 +191,13 @@ def test_no_host_sync_per_attention_call():
     q, k, v = (x.detach().cuda().bfloat16().requires_grad_() for x in _inputs(4, 8, 32, 32, 64))
     mask = torch.ones(4, 32, dtype=torch.bool, device="cuda")
     alpha = torch.full((8,), 1.5, device="cuda", requires_grad=True)
-    ea.entmax_attention(q, k, v, alpha, key_padding_mask=mask, causal=True).sum().backward()   # compile first
+    def call():
+        ea.entmax_attention(q, k, v, alpha, key_padding_mask=mask, causal=True, dropout_p=0.1, seed=1).sum().backward()
+
+    call()                                  # compiles the kernels first
     torch.cuda.synchronize()
     torch.cuda.set_sync_debug_mode("error")
     try:
-        out = ea.entmax_attention(q, k, v, alpha, key_padding_mask=mask, causal=True, dropout_p=0.1)
-        out.sum().backward()
+        call()
     finally:
         torch.cuda.set_sync_debug_mode(0)

@@ -6,6 +6,7 @@ Triton is an optional dependency (``pip install 'sparselab[kernels]'``; CUDA bui
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 from ._limits import MAX_HEAD_DIM, MAX_KEYS, supports
@@ -13,6 +14,7 @@ from ._limits import MAX_HEAD_DIM, MAX_KEYS, supports
 __all__ = ["available", "entmax_attention", "supports", "MAX_KEYS", "MAX_HEAD_DIM"]
 
 
+@functools.lru_cache(maxsize=None)   # asked once per attention call by the model
 def available() -> bool:
     """Whether Triton is installed (the kernels run on CUDA, or on CPU under TRITON_INTERPRET=1)."""
     return importlib.util.find_spec("triton") is not None

@@ -30,6 +30,11 @@ def _row_block(block_n: int) -> int:
     return 64 if block_n <= 64 else 32 if block_n <= 128 else 16
 
 
+def _warps(block_m: int, block_n: int) -> int:
+    """More warps for bigger score tiles, so a tile and its temporaries stay in registers."""
+    return 4 if block_m * block_n <= 2048 else 8
+
+
 def _mode(alpha) -> int:
     if isinstance(alpha, float) and alpha == 1.5:
         return K.MODE_15
@@ -63,7 +68,7 @@ class EntmaxAttentionFunction(torch.autograd.Function):
             H, Lq, Lk, D, scale, p_drop, seed,
             BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_D=block_d, MODE=mode, HAS_MASK=mask is not None,
             CAUSAL=causal, DROPOUT=p_drop > 0, PRECISION=precision,
-            K_BOUND=K.K_BOUND, K_NEWTON=K.K_NEWTON, K_EXACT=K.K_EXACT)
+            K_BOUND=K.K_BOUND, K_NEWTON=K.K_NEWTON, K_EXACT=K.K_EXACT, num_warps=_warps(block_m, block_n))
         launches += 1
         ctx.save_for_backward(q, k, v, alpha_bh, rows, *(() if mask is None else (mask,)))
         ctx.cfg = (mode, mask is not None, causal, scale, p_drop, seed, precision)
@@ -91,13 +96,13 @@ class EntmaxAttentionFunction(torch.autograd.Function):
             q, k, v, alpha_bh, mask_arg, dout, rows[0], rows[1], rows[2], r, dq, da,
             *_strides(q), *_strides(k), *_strides(v), *_strides(dout), *_strides(dq), stride_mb,
             H, Lq, Lk, D, scale, p_drop, seed,
-            BLOCK_M=block_m, BLOCK_N=block_n, NEED_DALPHA=need_alpha, **common)
-        kb_n = min(block_n, 64)
+            BLOCK_M=block_m, BLOCK_N=block_n, NEED_DALPHA=need_alpha, num_warps=_warps(block_m, block_n), **common)
+        kb_n, kb_m = min(block_n, 64), min(_pow2(Lq), 64)
         K.entmax_attention_bwd_keys[(triton_cdiv(Lk, kb_n), B * H)](
             q, k, v, alpha_bh, mask_arg, dout, rows[0], rows[1], rows[2], r, dk, dv,
             *_strides(q), *_strides(k), *_strides(v), *_strides(dout), *_strides(dk), *_strides(dv), stride_mb,
             H, Lq, Lk, D, scale, p_drop, seed,
-            BLOCK_M=min(_pow2(Lq), 64), BLOCK_N=kb_n, **common)
+            BLOCK_M=kb_m, BLOCK_N=kb_n, num_warps=_warps(kb_m, kb_n), **common)
         launches += 2
         dalpha = da.view(B * H, Lq).sum(1) if need_alpha else None
         return dq, dk, dv, dalpha, None, None, None, None, None, None
