@@ -26,10 +26,10 @@ help: ## list the targets
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/pip install -q $(TORCH_PIN)
-	$(VENV)/bin/pip install -q -e '.[dev]'
+	$(VENV)/bin/pip install -q -e '.[dev,kernels]'
 	@touch $@
 
-setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev] (idempotent, fast when done)
+setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels] (idempotent, fast when done)
 
 test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers
 	$(PY) -m pytest -n 2 --dist loadfile

@@ -22,6 +22,10 @@ A benchmark, never a timed test. Method:
   by default one on every batch, so no batch shape is compiled for while timed), then ``--steps`` rounds
   running every model on the same batch in a shuffled order; speed = 1 / median seconds per target token;
   ratio = speed / softmax speed.
+* ``--attention-impl`` (``model.attention_impl``): ``auto`` (the default: fused in CUDA training, materialised on
+  CPU), ``fused`` (the Triton α-entmax kernel, softmax by ``scaled_dot_product_attention``), ``materialized``, or
+  ``both``: every normalizer twice, materialised and fused, each ratio to the softmax of its own implementation
+  and, in one more column, to the fused softmax (SDPA: what a user's own Transformer would run).
 * Where α-entmax is slower than the paper's ratio (``--breakdown auto``; ``always`` / ``never``), torch.profiler
   runs ``--profile-steps`` steps of every model on the same batches and ``speed.md`` says where the time goes:
   self time grouped into normalizer forward, normalizer backward (with the α-gradient), matrix products, Adam
@@ -64,9 +68,15 @@ MAPPINGS = ("softmax", "entmax15", "alpha_entmax")          # conf/mapping, also
 LABELS = {"softmax": "softmax", "entmax15": "1.5-entmax", "alpha_entmax": "α-entmax (learned α per head)"}
 MATMULS = frozenset({"aten::mm", "aten::bmm", "aten::addmm", "aten::baddbmm", "aten::addbmm", "aten::addmv",
                      "aten::mv", "aten::dot", "aten::_addmm_activation"})
-GROUPS = ("normalizer forward", "normalizer backward (incl. α-gradient)", "matrix products", "Adam step", "rest")
+GROUPS = ("normalizer forward", "normalizer backward (incl. α-gradient)", "fused attention (kernel or SDPA)",
+          "matrix products", "Adam step", "rest")
+# the fused attention's own events: its autograd Function (CPU side), its Triton kernels (device side), SDPA
+FUSED_MARKS = ("EntmaxAttentionFunction", "entmax_attention_", "scaled_dot_product", "flash_attention",
+               "efficient_attention", "fmha")
 NORMALIZER_RANGE = "sparselab::attention_normalizer"
 # --warmup None: one step on every batch, so that no batch shape is first seen (and compiled for) while timed
+IMPLS = {"auto": ("auto",), "fused": ("fused",), "materialized": ("materialized",),
+         "both": ("materialized", "fused")}
 QUICK = {"pairs": 1024, "batches": 2, "warmup": None, "steps": 2, "profile_steps": 1}
 DEFAULTS = {"pairs": 4096, "batches": 8, "warmup": None, "steps": 20, "profile_steps": 3}
 
@@ -127,12 +137,13 @@ def make_batches(ds: PairDataset, batch_tokens: int, n: int, seed: int, device) 
     return out
 
 
-def build(cfgs: dict, vocab: int, seed: int, device) -> dict[str, TransformerModule]:
+def build(cfgs: dict, vocab: int, seed: int, device, attention_impl: str = "auto") -> dict[str, TransformerModule]:
     """One TransformerModule per mapping, all with the softmax model's initial weights."""
     modules = {}
     for name, cfg in cfgs.items():
         mcfg = OmegaConf.to_container(cfg.model, resolve=True)
-        mcfg.update(src_vocab=vocab, tgt_vocab=vocab, src_pad_id=PAD, tgt_pad_id=PAD, bos_id=BOS, eos_id=EOS)
+        mcfg.update(src_vocab=vocab, tgt_vocab=vocab, src_pad_id=PAD, tgt_pad_id=PAD, bos_id=BOS, eos_id=EOS,
+                    attention_impl=attention_impl)
         torch.manual_seed(seed)
         model = build_model(mcfg)
         if modules:
@@ -213,10 +224,12 @@ def group_of(event, backward_nodes: set[str]) -> str:
             return GROUPS[0]
         if e.name.startswith("autograd::engine::evaluate_function: ") and e.name.split(": ", 1)[1] in backward_nodes:
             return GROUPS[1]
+        if any(mark in e.name for mark in FUSED_MARKS):
+            return GROUPS[2]
         if e.name.startswith("Optimizer."):
-            return GROUPS[3]
+            return GROUPS[4]
         e = e.cpu_parent
-    return GROUPS[2] if event.name in MATMULS else GROUPS[4]
+    return GROUPS[3] if event.name in MATMULS else GROUPS[5]
 
 
 def breakdown(trainer: Trainer, batches: list[dict], steps: int, device: torch.device) -> dict:
@@ -245,9 +258,21 @@ def breakdown(trainer: Trainer, batches: list[dict], steps: int, device: torch.d
             "time": "device" if device.type == "cuda" else "CPU"}
 
 
-def breakdown_lines(prof: dict[str, dict], top: int) -> list[str]:
+def label(key: str) -> str:
+    """A model's row label: its normalizer, and its attention implementation in ``--attention-impl both``."""
+    mapping, _, impl = key.partition("@")
+    return LABELS[mapping] + (f", {impl}" if impl else "")
+
+
+def softmax_of(key: str) -> str:
+    """The softmax model of the same attention implementation as model ``key``."""
+    impl = key.partition("@")[2]
+    return "softmax" + (f"@{impl}" if impl else "")
+
+
+def breakdown_lines(prof: dict[str, dict], top: int, alpha_key: str = "alpha_entmax") -> list[str]:
     names = list(prof)
-    head = "| part | " + " | ".join(f"{LABELS[n]}: ms/step (share)" for n in names) + " |"
+    head = "| part | " + " | ".join(f"{label(n)}: ms/step (share)" for n in names) + " |"
     lines = [head, "|---|" + "---|" * len(names)]
     totals = {n: sum(prof[n]["groups"].values()) for n in names}
     for g in GROUPS:
@@ -255,11 +280,11 @@ def breakdown_lines(prof: dict[str, dict], top: int) -> list[str]:
                  for n in names]
         lines.append(f"| {g} | " + " | ".join(cells) + " |")
     lines.append("| **total** | " + " | ".join(f"**{totals[n]:,.1f}**" for n in names) + " |")
-    a = prof["alpha_entmax"]
-    lines += ["", f"Top {top} operators of α-entmax by self {a['time']} time:", "",
+    a = prof[alpha_key]
+    lines += ["", f"Top {top} operators of {label(alpha_key)} by self {a['time']} time:", "",
               "| operator | part | ms/step | share | calls/step |", "|---|---|---|---|---|"]
     for (op, group), t in sorted(a["ops"].items(), key=lambda kv: -kv[1])[:top]:
-        lines.append(f"| `{op}` | {group} | {t:,.1f} | {t / totals['alpha_entmax']:.0%} | "
+        lines.append(f"| `{op}` | {group} | {t:,.1f} | {t / totals[alpha_key]:.0%} | "
                      f"{a['calls'][op, group]:g} |")
     return lines
 
@@ -276,18 +301,27 @@ def run(args) -> str:
     ds = make_pairs(args.pairs, vocab, args.min_len, max_len, args.seed)
     batches = make_batches(ds, batch_tokens, args.batches, args.seed, device)
     matmul_setup(cfg, device)
-    trainers = {name: Trainer(m, device, args.precision)
-                for name, m in build(cfgs, vocab, args.seed, device).items()}
+    impls = IMPLS[args.attention_impl]
+    keyed = len(impls) > 1          # --attention-impl both: keys "mapping@impl"
+    trainers = {(f"{name}@{impl}" if keyed else name): Trainer(m, device, args.precision)
+                for impl in impls for name, m in build(cfgs, vocab, args.seed, device, impl).items()}
     times, tokens = time_rounds({n: t.step for n, t in trainers.items()}, batches, args.warmup, args.steps,
                                 args.seed)
     speed = speeds(times)
-    ratio = {n: speed[n] / speed["softmax"] for n in MAPPINGS}
+    # each model against the softmax of its own implementation; with both, also against SDPA softmax
+    ratio = {n: speed[n] / speed[softmax_of(n)] for n in trainers}
+    sdpa = speed.get("softmax@fused")
     paper = paper_ratios()
-    rows = [f"| {LABELS[n]} | {speed[n]:,.0f} | {ratio[n]:.2f} | "
-            f"{'1 (reference)' if n == 'softmax' else (f'{paper[n]:.2f}' if n in paper else '–')} |"
-            for n in MAPPINGS]
+
+    def paper_cell(key: str) -> str:
+        mapping = key.partition("@")[0]
+        return "1 (reference)" if mapping == "softmax" else f"{paper[mapping]:.2f}" if mapping in paper else "–"
+
+    rows = [f"| {label(n)} | {speed[n]:,.0f} | {ratio[n]:.2f} | "
+            + (f"{speed[n] / sdpa:.2f} | " if keyed else "") + f"{paper_cell(n)} |" for n in trainers]
+    alpha_key = "alpha_entmax@fused" if keyed else "alpha_entmax"
     m = cfg.model
-    n_alpha = sum(p.numel() for k, p in trainers["alpha_entmax"].module.model.named_parameters() if k.endswith(".a"))
+    n_alpha = sum(p.numel() for k, p in trainers[alpha_key].module.model.named_parameters() if k.endswith(".a"))
     sizes = [len(b["src"]) for b in batches]
     lines = [
         "# Training speed of the adaptively sparse Transformer, target tokens/s",
@@ -297,7 +331,8 @@ def run(args) -> str:
         f"{' --quick' if args.quick else ''}, run {datetime.date.today().isoformat()}.",
         "",
         f"- machine: {device_description(device)}; torch {torch.__version__}; "
-        f"torch threads: {torch.get_num_threads()}; precision {args.precision}",
+        f"torch threads: {torch.get_num_threads()}; precision {args.precision}; attention "
+        f"`model.attention_impl={args.attention_impl}`",
         f"- model: Transformer, {m.enc_layers} encoder / {m.dec_layers} decoder layers, {m.heads} heads, "
         f"d {m.d_model}, FF {m.d_ff}, dropout {m.dropout}, attention dropout {m.attn_dropout}; joint vocabulary {vocab} "
         f"(tied output: {m.tie_output}); the normalizer in every attention block, softmax output (cross-entropy) in "
@@ -312,8 +347,9 @@ def run(args) -> str:
         f"- timing: {args.warmup} warm-up steps per model (torch.compile), then {args.steps} rounds, each running every "
         "model on the same batch in a shuffled order; speed = 1 / median seconds per target token",
         "",
-        "| attention normalizer | target tokens/s | ratio to softmax | paper: ratio to softmax |",
-        "|---|---|---|---|",
+        "| attention normalizer | target tokens/s | ratio to softmax | "
+        + ("ratio to fused softmax (SDPA) | " if keyed else "") + "paper: ratio to softmax |",
+        "|---|---|---|---|" + ("---|" if keyed else ""),
         *rows,
         "",
         "Paper column: papers.yaml `correia2019.training_speed_vs_softmax` (Correia's thesis; GPU training, reference "
@@ -321,26 +357,28 @@ def run(args) -> str:
         "",
     ]
     limit = paper.get("alpha_entmax")
-    slow = limit is not None and ratio["alpha_entmax"] < limit
+    slow = limit is not None and ratio[alpha_key] < limit
     if args.breakdown == "always" or (args.breakdown == "auto" and slow):
         prof = {n: breakdown(t, batches, args.profile_steps, device) for n, t in trainers.items()}
-        why = (f"α-entmax runs at {ratio['alpha_entmax']:.2f}× softmax, below the paper's {limit:.2f}×"
-               if slow else f"α-entmax runs at {ratio['alpha_entmax']:.2f}× softmax")
+        why = (f"{label(alpha_key)} runs at {ratio[alpha_key]:.2f}× softmax, below the paper's {limit:.2f}×"
+               if slow else f"{label(alpha_key)} runs at {ratio[alpha_key]:.2f}× softmax")
         lines += [
             "## Where the time goes",
             "",
             f"{why}. torch.profiler over {args.profile_steps} training step(s) of each model on the same batches, "
-            f"self {prof['softmax']['time']} time per step grouped by where it is spent: inside the attention "
+            f"self {next(iter(prof.values()))['time']} time per step grouped by where it is spent: inside the attention "
             "normalizers' forward, in their backward (the autograd node of their output, which also computes the "
             "α-gradient), matrix products (`mm`/`bmm`/`addmm` outside the normalizers: projections, feed-forward, "
             "attention scores and context, output layer, forward and backward), Adam, and the rest (element-wise "
-            "ops, layer norm, embeddings, the loss, masking). Profiler overhead included: compare the shares.",
+            "ops, layer norm, embeddings, the loss, masking); under `--attention-impl fused` the attention kernels "
+            "(the Triton α-entmax passes, SDPA) are a group of their own. Profiler overhead included: compare the "
+            "shares.",
             "",
-            *breakdown_lines(prof, args.top),
+            *breakdown_lines(prof, args.top, alpha_key),
             "",
         ]
     elif args.breakdown == "auto":
-        lines += [f"α-entmax runs at {ratio['alpha_entmax']:.2f}× softmax, not below the paper's "
+        lines += [f"{label(alpha_key)} runs at {ratio[alpha_key]:.2f}× softmax, not below the paper's "
                   f"{limit if limit is not None else '(absent)'}×: no profile (`--breakdown always` gives one).", ""]
     return "\n".join(lines)
 
@@ -354,6 +392,8 @@ def main(argv=None) -> int:
                     help="a fast check: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in QUICK.items()
                                                       if v is not None) + " unless given")
     ap.add_argument("--device", default="cpu", help="cpu, cuda[:N], or auto (cuda when there is a GPU)")
+    ap.add_argument("--attention-impl", default="auto", choices=list(IMPLS),
+                    help="model.attention_impl; both: materialised and fused side by side")
     ap.add_argument("--precision", default="32-true", choices=PRECISIONS,
                     help="bf16-mixed: forward and loss under bf16 autocast (the paper profile on a GPU)")
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2") or 2))

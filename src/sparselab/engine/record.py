@@ -21,10 +21,12 @@ from omegaconf import DictConfig, OmegaConf
 RECORD = "run.json"
 # Keys that do not change a result: where things are written, how they are logged, and where a job runs
 # (launcher, devices, strategy, nodes: a job started on a laptop and finished on a cluster is one job).
-# Precision stays: it changes the numbers.
+# Precision stays: it changes the numbers. model.attention_impl (fused kernel or materialised probabilities) computes
+# the same function, to rounding, so it is how a job runs, not what it computes (and no committed run moves).
 NON_SEMANTIC_KEYS = ("paths", "logger", "engine", "threads")
 NON_SEMANTIC_SUBKEYS = (("data", "root"), ("trainer", "accelerator"), ("trainer", "devices"),
-                        ("trainer", "strategy"), ("trainer", "num_nodes"), ("trainer", "use_distributed_sampler"))
+                        ("trainer", "strategy"), ("trainer", "num_nodes"), ("trainer", "use_distributed_sampler"),
+                        ("model", "attention_impl"))
 PACKAGES = ("torch", "lightning", "hydra-core", "omegaconf", "wandb", "sacrebleu", "datasets", "scipy", "numpy")
 
 

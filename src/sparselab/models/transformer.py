@@ -33,17 +33,47 @@ from sparselab.mappings import Entmax
 ATTENTION_TYPES = ("enc_self", "dec_self", "context")
 
 
+# How an attention block computes its output (``model.attention_impl``):
+#   materialized  the score tensor, the normalizer module, then @ v (the probabilities exist: attention maps, head
+#                 statistics, any normalizer);
+#   fused         one fused kernel per block where it applies and the probabilities are not asked for:
+#                 α-entmax with 1 < α <= 2, fixed or learned per head (``sparselab.kernels.entmax_attention``,
+#                 key rows up to ``sparselab.kernels.MAX_KEYS``), softmax (``scaled_dot_product_attention``);
+#                 anything else stays materialized;
+#   auto          fused in CUDA training, materialized otherwise (CPU, evaluation, decoding, attention maps).
+ATTENTION_IMPLS = ("auto", "fused", "materialized")
+
+
+def fused_alpha(normalizer: nn.Module):
+    """The α a fused kernel computes ``normalizer`` with: 1.0 (softmax: SDPA), a float in (1, 2], or the learned
+    per-head tensor (its clamp range inside (1, 2]); None where only the materialised path computes it
+    (another module, α outside (1, 2], a capped iteration count ``n_iter``)."""
+    if not isinstance(normalizer, Entmax) or normalizer.n_iter is not None or normalizer.dim not in (-1, 3):
+        return None
+    if not normalizer.learnable:
+        a = normalizer.fixed_alpha
+        return a if a == 1.0 or 1.0 < a <= 2.0 else None
+    if not (1.0 < normalizer.alpha_min and normalizer.alpha_max <= 2.0):
+        return None
+    return normalizer.alpha
+
+
 class MultiHeadAttention(nn.Module):
     """Scaled dot-product attention over ``heads`` heads with a normalizer module over the keys.
 
-    ``forward(query (B,Lq,d), kv (B,Lk,d), mask) -> (out (B,Lq,d), probs (B,H,Lq,Lk))``; ``mask`` is
-    boolean, broadcastable to (B,H,Lq,Lk), True where a query may attend. ``attn_dropout`` drops
-    attention probabilities in training (zeros stay zero)."""
+    ``forward(query (B,Lq,d), kv (B,Lk,d), key_mask, causal, need_probs) -> (out (B,Lq,d), probs (B,H,Lq,Lk))``;
+    ``key_mask`` (B,Lk) is boolean, True where a key may be attended; ``causal``: query i attends keys j <= i.
+    ``probs`` is None when ``need_probs`` is False and a fused kernel ran (``attention_impl``).
+    ``attn_dropout`` drops attention probabilities in training (zeros stay zero)."""
 
-    def __init__(self, d_model: int, heads: int, normalizer: nn.Module, attn_dropout: float = 0.0):
+    def __init__(self, d_model: int, heads: int, normalizer: nn.Module, attn_dropout: float = 0.0,
+                 attention_impl: str = "auto"):
         super().__init__()
         if d_model % heads:
             raise ValueError(f"model.d_model={d_model} must be divisible by model.heads={heads}")
+        if attention_impl not in ATTENTION_IMPLS:
+            raise ValueError(f"model.attention_impl: expected one of {', '.join(ATTENTION_IMPLS)}, "
+                             f"got {attention_impl!r}")
         self.heads, self.d_k = int(heads), d_model // heads
         self.q = nn.Linear(d_model, d_model)
         self.k = nn.Linear(d_model, d_model)
@@ -51,6 +81,7 @@ class MultiHeadAttention(nn.Module):
         self.out = nn.Linear(d_model, d_model)
         self.normalizer = normalizer
         self.drop = nn.Dropout(attn_dropout)
+        self.attention_impl = attention_impl
 
     def _split(self, x: torch.Tensor) -> torch.Tensor:          # (B,L,d) -> (B,H,L,d_k)
         return x.view(x.size(0), x.size(1), self.heads, self.d_k).transpose(1, 2)
@@ -58,18 +89,54 @@ class MultiHeadAttention(nn.Module):
     def keys_values(self, kv: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._split(self.k(kv)), self._split(self.v(kv))
 
-    def attend(self, query: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None):
-        q = self._split(self.q(query)) / math.sqrt(self.d_k)
-        scores = q @ k.transpose(-1, -2)
-        if mask is not None:
-            scores = scores.masked_fill(~mask, float("-inf"))
-        probs = self.normalizer(scores)
-        ctx = (self.drop(probs) @ v).transpose(1, 2).reshape(query.size(0), query.size(1), -1)
+    def fused_alpha_for(self, q: torch.Tensor, lk: int):
+        """The normalizer's α when a fused kernel computes this call (see ``ATTENTION_IMPLS``), else None."""
+        if self.attention_impl == "materialized" or (self.attention_impl == "auto"
+                                                      and not (q.is_cuda and self.training)):
+            return None
+        alpha = fused_alpha(self.normalizer)
+        if alpha is None or isinstance(alpha, float) and alpha == 1.0:
+            return alpha
+        from sparselab import kernels
+
+        return alpha if kernels.available() and kernels.supports(lk, self.d_k) else None
+
+    def _fused(self, q, k, v, key_mask, causal, alpha):
+        p_drop = self.drop.p if self.training else 0.0
+        if isinstance(alpha, float) and alpha == 1.0:
+            mask = None if key_mask is None else key_mask[:, None, None, :]
+            if causal and mask is not None:
+                mask = mask & torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device).tril()
+            return nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p_drop,
+                                                              is_causal=causal and mask is None)
+        from sparselab.kernels import entmax_attention
+
+        if isinstance(alpha, torch.Tensor) and alpha.dim() == 0:
+            alpha = alpha.expand(self.heads)
+        return entmax_attention(q, k, v, alpha, key_padding_mask=key_mask, causal=causal, dropout_p=p_drop)
+
+    def attend(self, query: torch.Tensor, k: torch.Tensor, v: torch.Tensor, key_mask: torch.Tensor | None = None,
+               causal: bool = False, need_probs: bool = True):
+        q = self._split(self.q(query))
+        alpha = None if need_probs else self.fused_alpha_for(q, k.size(2))
+        if alpha is not None:
+            ctx, probs = self._fused(q, k, v, key_mask, causal, alpha), None
+        else:
+            scores = (q / math.sqrt(self.d_k)) @ k.transpose(-1, -2)
+            mask = None if key_mask is None else key_mask[:, None, None, :]
+            if causal:
+                tri = torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device).tril()
+                mask = tri[None, None] if mask is None else tri[None, None] & mask
+            if mask is not None:
+                scores = scores.masked_fill(~mask, float("-inf"))
+            probs = self.normalizer(scores)
+            ctx = self.drop(probs) @ v
+        ctx = ctx.transpose(1, 2).reshape(query.size(0), query.size(1), -1)
         return self.out(ctx), probs
 
-    def forward(self, query, kv, mask=None):
+    def forward(self, query, kv, key_mask=None, causal=False, need_probs=True):
         k, v = self.keys_values(kv)
-        return self.attend(query, k, v, mask)
+        return self.attend(query, k, v, key_mask, causal, need_probs)
 
 
 class FeedForward(nn.Sequential):
@@ -78,35 +145,36 @@ class FeedForward(nn.Sequential):
 
 
 class EncoderLayer(nn.Module):
-    def __init__(self, d_model, heads, d_ff, dropout, attn_dropout, normalizer):
+    def __init__(self, d_model, heads, d_ff, dropout, attn_dropout, normalizer, attention_impl="auto"):
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, heads, normalizer, attn_dropout)
+        self.self_attn = MultiHeadAttention(d_model, heads, normalizer, attn_dropout, attention_impl)
         self.ff = FeedForward(d_model, d_ff, dropout)
         self.norm_attn, self.norm_ff = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, x, mask):
+    def forward(self, x, key_mask, need_probs=True):
         y = self.norm_attn(x)
-        a, p = self.self_attn(y, y, mask)
+        a, p = self.self_attn(y, y, key_mask, need_probs=need_probs)
         x = x + self.drop(a)
         return x + self.drop(self.ff(self.norm_ff(x))), p
 
 
 class DecoderLayer(nn.Module):
-    def __init__(self, d_model, heads, d_ff, dropout, attn_dropout, self_normalizer, context_normalizer):
+    def __init__(self, d_model, heads, d_ff, dropout, attn_dropout, self_normalizer, context_normalizer,
+                 attention_impl="auto"):
         super().__init__()
-        self.self_attn = MultiHeadAttention(d_model, heads, self_normalizer, attn_dropout)
-        self.context_attn = MultiHeadAttention(d_model, heads, context_normalizer, attn_dropout)
+        self.self_attn = MultiHeadAttention(d_model, heads, self_normalizer, attn_dropout, attention_impl)
+        self.context_attn = MultiHeadAttention(d_model, heads, context_normalizer, attn_dropout, attention_impl)
         self.ff = FeedForward(d_model, d_ff, dropout)
         self.norm_self, self.norm_ctx, self.norm_ff = (nn.LayerNorm(d_model) for _ in range(3))
         self.drop = nn.Dropout(dropout)
 
-    def forward(self, x, self_kv, self_mask, ctx_kv, ctx_mask):
+    def forward(self, x, self_kv, self_key_mask, causal, ctx_kv, ctx_key_mask, need_probs=True):
         """``self_kv``: the self-attention keys/values of every position this query may see (the whole
-        prefix in teacher forcing, cached + new in incremental decoding)."""
-        a, p_self = self.self_attn.attend(self.norm_self(x), *self_kv, self_mask)
+        prefix in teacher forcing, causal; cached + new in incremental decoding, not causal)."""
+        a, p_self = self.self_attn.attend(self.norm_self(x), *self_kv, self_key_mask, causal, need_probs)
         x = x + self.drop(a)
-        c, p_ctx = self.context_attn.attend(self.norm_ctx(x), *ctx_kv, ctx_mask)
+        c, p_ctx = self.context_attn.attend(self.norm_ctx(x), *ctx_kv, ctx_key_mask, False, need_probs)
         x = x + self.drop(c)
         return x + self.drop(self.ff(self.norm_ff(x))), p_self, p_ctx
 
@@ -174,13 +242,15 @@ class Transformer(nn.Module):
 
     ``normalizers``: ``{"enc_self": module, "dec_self": module, "context": module}`` prototypes (missing
     types: softmax). ``tie_output``: the output projection shares the target embedding matrix.
-    ``output_normalizer``: optional output mapping with parameters (e.g. ``Entmax(learnable=True)``)."""
+    ``output_normalizer``: optional output mapping with parameters (e.g. ``Entmax(learnable=True)``).
+    ``attention_impl``: ``auto`` | ``fused`` | ``materialized``, how attention blocks compute (``ATTENTION_IMPLS``):
+    the same function either way, so it is machinery, not part of a job's identity."""
 
     def __init__(self, src_vocab: int, tgt_vocab: int, *, src_pad_id: int, tgt_pad_id: int, bos_id: int,
                  eos_id: int, d_model: int = 512, heads: int = 8, enc_layers: int = 6, dec_layers: int = 6,
                  d_ff: int = 2048, dropout: float = 0.1, attn_dropout: float = 0.0,
                  normalizers: dict[str, nn.Module] | None = None, tie_output: bool = True, max_positions: int = 1024,
-                 output_normalizer: nn.Module | None = None):
+                 output_normalizer: nn.Module | None = None, attention_impl: str = "auto"):
         super().__init__()
         normalizers = dict(normalizers or {})
         unknown = sorted(set(normalizers) - set(ATTENTION_TYPES))
@@ -196,10 +266,13 @@ class Transformer(nn.Module):
             nn.init.normal_(emb.weight, 0.0, d_model ** -0.5)
             nn.init.zeros_(emb.weight[emb.padding_idx])
         self.register_buffer("positions", sinusoid_positions(max_positions, d_model), persistent=False)
+        self.attention_impl = attention_impl
         self.encoder = nn.ModuleList([EncoderLayer(d_model, heads, d_ff, dropout, attn_dropout,
-                                                   _fresh_copy(proto["enc_self"])) for _ in range(enc_layers)])
+                                                   _fresh_copy(proto["enc_self"]), attention_impl)
+                                      for _ in range(enc_layers)])
         self.decoder = nn.ModuleList([DecoderLayer(d_model, heads, d_ff, dropout, attn_dropout,
-                                                   _fresh_copy(proto["dec_self"]), _fresh_copy(proto["context"]))
+                                                   _fresh_copy(proto["dec_self"]), _fresh_copy(proto["context"]),
+                                                   attention_impl)
                                       for _ in range(dec_layers)])
         self.enc_norm, self.dec_norm = nn.LayerNorm(d_model), nn.LayerNorm(d_model)
         self.out = nn.Linear(d_model, tgt_vocab, bias=False)
@@ -215,12 +288,12 @@ class Transformer(nn.Module):
         return self.drop(emb(ids) * math.sqrt(self.d_model) + pos)
 
     # ------------------------------------------------------------ encoder
-    def _encode(self, src: torch.Tensor):
+    def _encode(self, src: torch.Tensor, need_probs: bool = True):
         src_mask = src != self.src_pad_id
         x = self._embed(self.src_emb, src)
         probs = []
         for layer in self.encoder:
-            x, p = layer(x, src_mask[:, None, None, :])
+            x, p = layer(x, src_mask, need_probs)
             probs.append(p)
         return self.enc_norm(x), src_mask, probs
 
@@ -232,18 +305,15 @@ class Transformer(nn.Module):
 
     # ------------------------------------------------------------ teacher forcing
     def forward(self, src, src_len, tgt_in, return_attn: bool = False):
-        memory, src_mask, enc_probs = self._encode(src)
-        T = tgt_in.size(1)
+        # without return_attn no block needs its probabilities: a fused kernel may compute it (attention_impl)
+        memory, src_mask, enc_probs = self._encode(src, need_probs=return_attn)
         tgt_mask = tgt_in != self.tgt_pad_id
-        causal = torch.ones(T, T, dtype=torch.bool, device=tgt_in.device).tril()
-        self_mask = causal[None, None] & tgt_mask[:, None, None, :]
-        ctx_mask = src_mask[:, None, None, :]
         x = self._embed(self.tgt_emb, tgt_in)
         dec_probs, ctx_probs = [], []
         for layer in self.decoder:
             y = layer.norm_self(x)
-            x, p_self, p_ctx = layer(x, layer.self_attn.keys_values(y), self_mask,
-                                     layer.context_attn.keys_values(memory), ctx_mask)
+            x, p_self, p_ctx = layer(x, layer.self_attn.keys_values(y), tgt_mask, True,
+                                     layer.context_attn.keys_values(memory), src_mask, need_probs=return_attn)
             dec_probs.append(p_self)
             ctx_probs.append(p_ctx)
         logits = self.out(self.dec_norm(x))
@@ -257,12 +327,11 @@ class Transformer(nn.Module):
         next state (with this position's self-attention keys/values appended)."""
         t = state.length
         x = self._embed(self.tgt_emb, y_prev.unsqueeze(1), start=t)
-        ctx_mask = state.src_mask[:, None, None, :]
         new_kv, p_ctx = [], None
         for layer, (k_old, v_old), ctx_kv in zip(self.decoder, state.self_kv, state.ctx_kv):
             k_new, v_new = layer.self_attn.keys_values(layer.norm_self(x))
             kv = (torch.cat([k_old, k_new], 2), torch.cat([v_old, v_new], 2))
-            x, _, p_ctx = layer(x, kv, None, ctx_kv, ctx_mask)
+            x, _, p_ctx = layer(x, kv, None, False, ctx_kv, state.src_mask)
             new_kv.append(kv)
         logits = self.out(self.dec_norm(x))[:, 0]
         attn = p_ctx[:, :, 0].mean(1)
