@@ -559,6 +559,19 @@ def test_scaling_rule_of_the_cpu_profile():
     assert abs(rep.alpha_room(1e-3, 1200, 12000) - 5.79) < 0.02
 
 
+def test_speed_md_must_name_the_table1_model(runs, tmp_path):
+    recs = runs_mod.collect(runs, "smoke")[0]
+    line = ("- model: Transformer, 3 encoder / 3 decoder layers, {} heads, d 32, FF 64, dropout 0.0; joint vocabulary "
+            "300 (tied output: True); the normalizer in every attention block, softmax output (cross-entropy) in all "
+            "three; α-entmax learns {} α's\n")
+    assert rep.speed_model_check(tmp_path, recs) == ""                     # no speed.md: nothing to say
+    (tmp_path / "speed.md").write_text(line.format(2, 18))                 # 2 heads x (3 + 2 x 3) layers
+    assert rep.speed_model_check(tmp_path, recs).endswith("measured the Table 1 model (3 + 3 layers, 2 heads, d 32, "
+                                                          "FF 64, 18 α's).")
+    (tmp_path / "speed.md").write_text(line.format(4, 36))
+    assert rep.speed_model_check(tmp_path, recs).startswith("**`speed.md` is stale**: it measured 3 + 3 layers, 4 heads")
+
+
 # ---------------------------------------------------------------- head roles
 def test_head_roles_against_the_paper(runs):
     recs = runs_mod.collect(runs, "smoke")[0]
@@ -595,7 +608,12 @@ def test_write_reports_writes_every_artefact_deterministically(runs, tmp_path):
     before = {p.name: p.read_text() for p in out.glob("*.md")}
     (out / "speed.md").write_text("# speed\n")
     rep.write_reports("smoke", out, OPTIONS, runs, REF)
-    assert before == {p.name: p.read_text() for p in out.glob("*.md") if p.name != "speed.md"}
+    after = {p.name: p.read_text() for p in out.glob("*.md") if p.name != "speed.md"}
+    # the one change: table1_bleu.md says that this speed.md names no model (it must name the Table 1 model)
+    note = " `speed.md` names no model: re-measure it (`make bench-transformer-speed PROFILE=<profile>`)."
+    assert note in after["table1_bleu.md"] and after.pop("table1_bleu.md").replace(note, "") == before.pop(
+        "table1_bleu.md")
+    assert before == after
     assert "href='speed.md'" in (out / "index.html").read_text()
 
 

@@ -16,6 +16,7 @@ text, write the file. Paper numbers come from ``papers.yaml`` only, in labelled 
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
@@ -371,8 +372,31 @@ INTRO = (
     "output layer, as in the paper.\n\n")
 
 
+SPEED_MODEL = re.compile(r"^- model: Transformer, (\d+) encoder / (\d+) decoder layers, (\d+) heads, d (\d+), "
+                         r"FF (\d+).*?learns (\d+) α's", re.M)
+
+
+def speed_model_check(out: Path, recs) -> str:
+    """Whether ``speed.md`` measured the Table 1 model: its model line against the runs' model config."""
+    path = Path(out) / SPEED
+    if not path.is_file() or not recs:
+        return ""
+    m = recs[0]["config"]["model"]
+    want = (m["enc_layers"], m["dec_layers"], m["heads"], m["d_model"], m["d_ff"],
+            m["heads"] * (m["enc_layers"] + 2 * m["dec_layers"]))     # a learned α per head: enc self, dec self, context
+    words = "{} + {} layers, {} heads, d {}, FF {}, {} α's"
+    found = SPEED_MODEL.search(path.read_text(encoding="utf-8"))
+    if found is None:
+        return f"`{SPEED}` names no model: re-measure it (`make bench-transformer-speed PROFILE=<profile>`)."
+    got = tuple(int(x) for x in found.groups())
+    if got == tuple(int(x) for x in want):
+        return f"`{SPEED}` measured the Table 1 model ({words.format(*got)})."
+    return (f"**`{SPEED}` is stale**: it measured {words.format(*got)}, not the Table 1 model ({words.format(*want)}); "
+            "re-measure it on an otherwise idle machine with `make bench-transformer-speed PROFILE=<profile>`.")
+
+
 def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
-                left_out: Sequence[str] = ()) -> str:
+                left_out: Sequence[str] = (), speed_note: str = "") -> str:
     """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header)."""
     text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref)
     if left_out:
@@ -422,7 +446,7 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         # no tokens/s from the runs: they shared the machine with other jobs, so their ratios measure contention
         text += (f"\n## Training speed\n\nNot read from these runs, which shared the machine with other jobs. "
                  f"`{SPEED}` (`benchmarks/bench_transformer_speed.py`) measures the three side by side on the same "
-                 "batches, beside the paper's ratios.\n")
+                 "batches, beside the paper's ratios." + (f" {speed_note}" if speed_note else "") + "\n")
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
                  f"in `{BLEU_DIR}/` (`<direction>.<attention>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From this "
@@ -469,7 +493,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                   f"committed {CONFIGS} and {EXTRAS} ({len(recs)} runs)", flush=True)
     file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
-    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out)
+    speed_note = speed_model_check(out, recs)
+    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out, speed_note)
                                               + "\n## The paper's claim, checked\n\n"
                                               + claims.table1_claim(out / BLEU_DIR, recs, bleu_file_stem, ref), runs))
     analysed_runs = analysed(options, recs)
