@@ -40,3 +40,17 @@ def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypat
     assert fwd and bwd and float(fwd.group(1)) > 0 and float(bwd.group(1)) > 0
     # torch.profiler ran (the breakdown above) without Kineto's "USDT: ... profiler_start/stop" lines (issue 18)
     assert "USDT" not in capfd.readouterr().err
+
+
+def test_the_cpu_benchmark_builds_the_table1_model(monkeypatch):
+    """Issue 33: speed.md must measure the Table 1 cpu model (8 heads, d 128, FF 512, 3 + 3 layers, 72 learned α's):
+    the benchmark composes experiment=correia2019/table1_bleu profile=cpu and builds the model from it."""
+    import torch
+
+    bench = _load(monkeypatch)
+    cfgs = bench.configs("cpu")
+    m = cfgs["alpha_entmax"].model
+    assert (m.enc_layers, m.dec_layers, m.heads, m.d_model, m.d_ff) == (3, 3, 8, 128, 512)
+    modules = bench.build(cfgs, vocab=64, seed=0, device=torch.device("cpu"))
+    n_alpha = sum(p.numel() for k, p in modules["alpha_entmax"].model.named_parameters() if k.endswith(".a"))
+    assert n_alpha == 72 and not any(k.endswith(".a") for k, _ in modules["softmax"].model.named_parameters())

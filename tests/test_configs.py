@@ -157,3 +157,19 @@ def test_inflection_schedule_per_profile(profile, lr, rule, every, start):
     t = c["task"]
     assert (t["lr"], t["lr_rule"], c["trainer"]["check_val_every_n_epoch"], t["early_stopping_start"]) == (
         lr, rule, every, start)
+
+
+def test_correia_cpu_follows_the_scaling_rule():
+    """Issue 33: the cpu Table 1 runs warm up over the paper profile's fraction of the step budget (20k of 200k),
+    train α in the same optimiser and schedule as every other weight, and stop at the step budget only."""
+    from omegaconf import OmegaConf
+
+    def job(profile):
+        with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+            cfg = compose("config", overrides=["experiment=correia2019/table1_bleu", f"profile={profile}"])
+        return OmegaConf.to_container(cfg.task, resolve=True), OmegaConf.to_container(cfg.trainer, resolve=True)
+
+    (cpu, cpu_tr), (paper, paper_tr) = job("cpu"), job("paper")
+    assert cpu["warmup_steps"] / cpu_tr["max_steps"] == paper["warmup_steps"] / paper_tr["max_steps"] == 0.1
+    assert cpu["alpha_lr"] is None and paper["alpha_lr"] is None
+    assert cpu["early_stopping_patience"] is None and cpu_tr["max_steps"] == 12000

@@ -16,6 +16,7 @@ text, write the file. Paper numbers come from ``papers.yaml`` only, in labelled 
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
@@ -24,8 +25,8 @@ from . import correia2019_analysis as analysis
 from . import correia2019_claims as claims
 from . import correia2019_heads as heads
 from . import mt_common
-from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1_VARIANTS, analysed, by_key, collect,
-                               committed, pair_status, seed_of, split, variant_of, write_extras)
+from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1, TABLE1_VARIANTS, analysed, by_key,
+                               collect, committed, pair_status, seed_of, split, variant_of, write_extras)
 from .index import write_configs, write_index
 from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
 from .numbers import pick
@@ -93,6 +94,66 @@ def training_line(c: Mapping[str, Any]) -> str:
             f"validation every {c['trainer']['val_check_interval']} steps; {stop}")
 
 
+def paper_profile_config() -> Mapping[str, Any] | None:
+    """The ``paper`` profile's Table 1 job config (composed from ``conf/``), or None where it cannot be composed."""
+    from omegaconf import OmegaConf
+
+    from .profile_diff import compose
+    try:
+        c = compose(TABLE1, "paper")
+        # only the groups the rule reads (the hydra node needs a running job to resolve)
+        return {k: OmegaConf.to_container(c[k], resolve=True) for k in ("task", "trainer", "model", "data")}
+    except Exception:      # a report must not fail on a config it only quotes (e.g. an unknown data root)
+        return None
+
+
+def alpha_room(alpha_lr: float, warmup: int, steps: int) -> float:
+    """The sum of α's learning rate over ``steps`` steps of the warm-up / inverse-sqrt schedule: how far Adam
+    (which moves a parameter by at most ~lr a step) can carry α's pre-sigmoid parameter."""
+    from sparselab.training.transformer_module import inverse_sqrt
+
+    factor = inverse_sqrt(warmup)
+    return alpha_lr * sum(factor(s) for s in range(steps))
+
+
+def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[str]:
+    """What the profile reduces, and how each protocol quantity follows from the paper profile's (issue 33)."""
+    if paper is None:
+        return ["scaling rule: the paper profile's config could not be composed"]
+    t, tr, m = c["task"], c["trainer"], c["model"]
+    pt, ptr, pm = paper["task"], paper["trainer"], paper["model"]
+    steps, psteps = int(tr["max_steps"]), int(ptr["max_steps"])
+    w, pw = int(t["warmup_steps"]), int(pt["warmup_steps"])
+    same_fraction = steps > 0 and psteps > 0 and abs(w / steps - pw / psteps) < 1e-9
+    a_lr, pa_lr = float(t.get("alpha_lr") or t["lr"]), float(pt.get("alpha_lr") or pt["lr"])
+    # the paper's interval for this run's direction (the composed paper config resolves its default direction's)
+    v, pv = int(tr["val_check_interval"]), int(paper["data"]["pairs"][c["data"]["pair"]]["val_every"])
+    corpus = c["data"]["pairs"][c["data"]["pair"]]["train"].split("/")[0]
+    lines = [
+        f"scaling rule — reduced: corpus {corpus} instead of the paper's (IWSLT17 for de-en); depth "
+        f"{m['enc_layers']} + {m['dec_layers']} layers (paper profile {pm['enc_layers']} + {pm['dec_layers']}); width "
+        f"d {m['d_model']}, FF {m['d_ff']} (paper {pm['d_model']}, {pm['d_ff']}); heads {m['heads']} (paper "
+        f"{pm['heads']}); batches of {t['batch_tokens']} tokens (paper {pt['batch_tokens']}); step budget {steps:,} "
+        f"(paper profile {psteps:,}); peak lr {t['lr']} (paper {pt['lr']}), not scaled",
+        f"scaling rule — warm-up: {w:,} steps = {w / steps:.0%} of the step budget, "
+        + (f"the paper profile's fraction ({pw:,} of {psteps:,})" if same_fraction else
+           f"**not** the paper profile's fraction ({pw:,} of {psteps:,} = {pw / psteps:.0%})"),
+        "scaling rule — α: " + ("the same optimiser, schedule and peak learning rate as every other weight, as in "
+                                "the paper" if not t.get("alpha_lr") else
+                                f"**its own peak learning rate {t['alpha_lr']}** (a deviation from the paper)")
+        + f"; the sum of α's learning rate over the budget (how far Adam can move its pre-sigmoid parameter): "
+          f"{alpha_room(a_lr, w, steps):.1f} (paper profile {alpha_room(pa_lr, pw, psteps):.1f})",
+        f"scaling rule — validation: every {v:,} steps, {steps // v} validations in the budget (paper profile every "
+        f"{pv:,} of {psteps:,}: {psteps // pv}); the same number would be every {psteps and steps * pv // psteps:,} "
+        "steps — ours is finer, for the choice of the best checkpoint",
+        "scaling rule — budget: one fixed step budget for the three models, no early stopping, each evaluated at "
+        "its best validation state (the convergence table of `table1_bleu.md` checks that each stopped improving "
+        "before the budget)" if t.get("early_stopping_patience") is None else
+        "scaling rule — budget: early stopping, so the models may train different numbers of steps",
+    ]
+    return lines
+
+
 def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> list[str]:
     """The profile's scale in words, read from the run configs (the plan says only what was run)."""
     if not recs:
@@ -101,7 +162,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
     seeds = sorted({seed_of(r) for r in recs})
     lines = [f"profile **{profile}**; directions run: {', '.join(options.get('pairs', [])) or 'none'}; "
              f"seeds {seeds}",
-             model_line(c), training_line(c),
+             model_line(c), training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
              f"decoding: beam {c['task']['beam']}, length normalisation {c['task'].get('length_norm', 0.0)}, at most "
              f"{c['task']['max_decode_len']} BPE tokens",
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
@@ -188,16 +249,65 @@ def extra_rows(recs) -> list[list[Any]]:
     return rows
 
 
+def schedule_of(rec) -> tuple:
+    """(step budget, peak lr, warm-up, α's lr, validation interval, early-stopping patience) of a run."""
+    t, tr = rec["config"]["task"], rec["config"]["trainer"]
+    return (tr.get("max_steps"), t.get("lr"), t.get("warmup_steps"), t.get("alpha_lr"),
+            tr.get("val_check_interval"), t.get("early_stopping_patience"))
+
+
+def budget_verdict(rec) -> dict[str, Any]:
+    """Whether a run trained its whole step budget and had stopped improving before its end
+    (:func:`mt_common.convergence`): ``ok`` True / False, and the reason in words."""
+    m, budget = rec["metrics"], rec["config"]["trainer"].get("max_steps")
+    conv = mt_common.convergence(rec.get("extra", {}).get("history", []))
+    steps = int(m["steps"]) if m.get("steps") is not None else None
+    if steps is None or budget is None or budget < 0 or steps < budget:
+        why = "early stopping" if rec.get("extra", {}).get("stopped_early") else "unknown"
+        return {**conv, "ok": False, "why": f"no: ended at step {steps} of the {budget} budget ({why})"}
+    if conv["stopped"] is None:
+        return {**conv, "ok": False, "why": f"not judged: {conv['why']}"}
+    return {**conv, "ok": bool(conv["stopped"]),
+            "why": "yes" if conv["stopped"] else "no: still improving at the budget"}
+
+
 def convergence_rows(recs) -> list[list[Any]]:
     rows = []
     for r in recs:
         e, m = r.get("extra", {}), r["metrics"]
-        why = {True: "early stopping (patience reached)", False: "step cap"}.get(e.get("stopped_early"), "not recorded")
+        v = budget_verdict(r)
         rows.append([pair_of(r), LABELS[variant_of(r)], seed_of(r), len(e.get("history", [])),
                      int(m["steps"]) if m.get("steps") is not None else NONE, r["config"]["trainer"].get("max_steps"),
                      int(m["best_step"]) if m.get("best_step") is not None else NONE,
-                     curve_summary(e.get("history", [])), why, m.get("train_time_s")])
+                     curve_summary(e.get("history", [])),
+                     f"{v['trend']:+.2f}" if "trend" in v else NONE, f"{v['record']:+.2f}" if "record" in v else NONE,
+                     v["why"]])
     return rows
+
+
+def equal_budget_lines(recs) -> list[str]:
+    """One step budget and one schedule for every Table 1 run, each trained to its budget and stopped improving
+    before it: the condition under which Table 1 compares the models at equal training."""
+    t1 = [r for r in recs if variant_of(r) in TABLE1_VARIANTS]
+    if not t1:
+        return []
+    schedules = sorted({schedule_of(r) for r in t1}, key=str)
+    trained = sorted({int(r["metrics"].get("steps", -1)) for r in t1})
+    done = [budget_verdict(r)["ok"] for r in t1]
+    words = ("step budget {}, peak lr {}, warm-up {}, α lr {}, validation every {} steps, early-stopping "
+             "patience {}")
+    lines = [("one step budget and one schedule for all Table 1 runs: " + words.format(*schedules[0]))
+             if len(schedules) == 1 else
+             (f"**{len(schedules)} different budgets / schedules** among the Table 1 runs: "
+              + "; ".join(words.format(*s) for s in schedules)),
+             f"steps trained: {', '.join(f'{s:,}' for s in trained)}"
+             + (" (the same for every run)" if len(trained) == 1 else " — **not the same for every run**"),
+             f"stopped improving before the budget ({mt_common.convergence_rule()}): {sum(done)} of {len(done)} runs"]
+    ok = len(schedules) == 1 and len(trained) == 1 and all(done)
+    lines.append("equal budgets: **yes** — every model trained the same steps under one schedule and had stopped "
+                 "improving before the budget" if ok else
+                 "equal budgets: **no** — Table 1 does not compare the models at equal, converged training")
+    return lines
 
 
 def val_acc_spread(recs) -> list[str]:
@@ -262,8 +372,31 @@ INTRO = (
     "output layer, as in the paper.\n\n")
 
 
+SPEED_MODEL = re.compile(r"^- model: Transformer, (\d+) encoder / (\d+) decoder layers, (\d+) heads, d (\d+), "
+                         r"FF (\d+).*?learns (\d+) α's", re.M)
+
+
+def speed_model_check(out: Path, recs) -> str:
+    """Whether ``speed.md`` measured the Table 1 model: its model line against the runs' model config."""
+    path = Path(out) / SPEED
+    if not path.is_file() or not recs:
+        return ""
+    m = recs[0]["config"]["model"]
+    want = (m["enc_layers"], m["dec_layers"], m["heads"], m["d_model"], m["d_ff"],
+            m["heads"] * (m["enc_layers"] + 2 * m["dec_layers"]))     # a learned α per head: enc self, dec self, context
+    words = "{} + {} layers, {} heads, d {}, FF {}, {} α's"
+    found = SPEED_MODEL.search(path.read_text(encoding="utf-8"))
+    if found is None:
+        return f"`{SPEED}` names no model: re-measure it (`make bench-transformer-speed PROFILE=<profile>`)."
+    got = tuple(int(x) for x in found.groups())
+    if got == tuple(int(x) for x in want):
+        return f"`{SPEED}` measured the Table 1 model ({words.format(*got)})."
+    return (f"**`{SPEED}` is stale**: it measured {words.format(*got)}, not the Table 1 model ({words.format(*want)}); "
+            "re-measure it on an otherwise idle machine with `make bench-transformer-speed PROFILE=<profile>`.")
+
+
 def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
-                left_out: Sequence[str] = ()) -> str:
+                left_out: Sequence[str] = (), speed_note: str = "") -> str:
     """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header)."""
     text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref)
     if left_out:
@@ -300,17 +433,20 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += "\n" + "\n".join(output_alpha_verdict(recs)) + "\n"
     conv = convergence_rows(recs)
     if conv:
-        stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
-        text += (f"\n## Convergence of each run\n\n{stopped} of {len(recs)} runs stopped because validation token "
-                 f"accuracy stopped improving (early stopping); {len(recs) - stopped} stopped at the step cap (a best "
-                 "at the last validation means such a run was still improving).\n\n")
-        text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step cap", "best step",
-                          "val. token accuracy: first → best (step) → last", "stopped by", "training time (s)"], conv)
+        text += ("\n## Convergence of each run\n\nEach model is evaluated at its best validation state (validation "
+                 "token accuracy, teacher forcing). Equal budgets:\n\n"
+                 + "\n".join(f"- {line}" for line in equal_budget_lines(recs)) + "\n\n"
+                 f"Trend / record: the gain of the smoothed curve and of the best validation over the last "
+                 f"{mt_common.PLATEAU_STEPS:,} steps (both below {mt_common.PLATEAU_GAIN} points: stopped improving)."
+                 "\n\n")
+        text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step budget", "best step",
+                          "val. token accuracy: first → best (step) → last", "trend", "record",
+                          "stopped improving before the budget"], conv)
         text += "".join(f"\n{line}\n" for line in val_acc_spread(recs))
         # no tokens/s from the runs: they shared the machine with other jobs, so their ratios measure contention
         text += (f"\n## Training speed\n\nNot read from these runs, which shared the machine with other jobs. "
                  f"`{SPEED}` (`benchmarks/bench_transformer_speed.py`) measures the three side by side on the same "
-                 "batches, beside the paper's ratios.\n")
+                 "batches, beside the paper's ratios." + (f" {speed_note}" if speed_note else "") + "\n")
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
                  f"in `{BLEU_DIR}/` (`<direction>.<attention>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From this "
@@ -357,10 +493,15 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                   f"committed {CONFIGS} and {EXTRAS} ({len(recs)} runs)", flush=True)
     file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
-    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out), runs))
+    speed_note = speed_model_check(out, recs)
+    # the paired bootstrap once, for both table1_bleu.md and analysis.md
+    table1 = claims.table1_claim(out / BLEU_DIR, recs, bleu_file_stem, ref)
+    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out, speed_note)
+                                              + "\n## The paper's claim, checked\n\n"
+                                              + table1, runs))
     analysed_runs = analysed(options, recs)
     text = analysis.write(out, profile, options, recs, ref)
-    text += claims.per_head_section(analysed_runs) + claims.claims_section(analysed_runs, ref)
+    text += claims.per_head_section(analysed_runs) + claims.claims_section(analysed_runs, ref, table1)
     (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)

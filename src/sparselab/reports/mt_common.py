@@ -65,20 +65,40 @@ def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:
     return f"{accs[0][1]:.2f} → {best[1]:.2f} (step {best[0]}) → {accs[-1][1]:.2f}"
 
 
-def smoothed_gain(hist: Sequence[Mapping[str, Any]], window_steps: int, k: int = 4) -> float | None:
-    """How much the validation curve was still rising when the run ended: the moving average of the last ``k``
-    validation token accuracies, minus the same average ``window_steps`` earlier (None: a curve shorter than
-    the window). A moving average, so that one noisy validation neither hides nor fakes a rise."""
-    accs = [(int(h["step"]), float(h["val_acc"])) for h in hist if h.get("val_acc") is not None]
-    if not accs or accs[-1][0] - accs[0][0] < window_steps:
-        return None
-    end = len(accs)
-    start = max(i for i, (s, _) in enumerate(accs) if s <= accs[-1][0] - window_steps) + 1
+# ---------------------------------------------------------------- convergence: has a run stopped improving?
+PLATEAU_STEPS = 2000     # the window at the end of a run in which it must have stopped improving
+SMOOTH = 4               # validations averaged into one point of the smoothed curve
+PLATEAU_GAIN = 0.25      # points of validation token accuracy: a smaller gain over the window counts as none
 
-    def avg(stop: int) -> float:
-        vals = [a for _, a in accs[max(0, stop - k):stop]]
-        return sum(vals) / len(vals)
-    return avg(end) - avg(start)
+
+def convergence(hist: Sequence[Mapping[str, Any]], window: int = PLATEAU_STEPS, smooth: int = SMOOTH,
+                gain: float = PLATEAU_GAIN) -> dict[str, Any]:
+    """Whether a validation curve (``[{step, val_acc}]``) had stopped improving at its last validation. Two
+    measures over the last ``window`` steps, both below ``gain`` points: the *trend* (the mean of the last
+    ``smooth`` validations minus the mean of the ``smooth`` validations ending ``window`` steps earlier) and the
+    *record* (the best validation of the window minus the best before it; ≤ 0 when the best is older). Too
+    short a curve (no ``smooth`` validations before the window) is not judged (``stopped`` None)."""
+    pts = sorted((int(h["step"]), float(h["val_acc"])) for h in hist if h.get("val_acc") is not None)
+    if not pts:
+        return {"stopped": None, "why": "no validation curve"}
+    last = pts[-1][0]
+    before = [a for s, a in pts if s <= last - window]
+    inside = [a for s, a in pts if s > last - window]
+    best_step, best = max(pts, key=lambda sa: (sa[1], -sa[0]))
+    out = {"last_step": last, "best_step": best_step, "best": best, "window": window, "gain": gain}
+    if len(before) < smooth or len(inside) < smooth:
+        return {**out, "stopped": None, "why": f"fewer than {smooth} validations before or inside the last "
+                                                f"{window} steps"}
+    trend = sum(a for _, a in pts[-smooth:]) / smooth - sum(before[-smooth:]) / smooth
+    record = max(inside) - max(before)
+    return {**out, "trend": trend, "record": record, "stopped": trend < gain and record < gain}
+
+
+def convergence_rule(window: int = PLATEAU_STEPS, smooth: int = SMOOTH, gain: float = PLATEAU_GAIN) -> str:
+    """The rule of :func:`convergence` in words, for a report."""
+    return (f"a run *stopped improving* when, over its last {window:,} steps, both the smoothed validation token "
+            f"accuracy (mean of {smooth} consecutive validations) and the best validation gained less than {gain} "
+            "points")
 
 
 def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict], str],
@@ -163,3 +183,19 @@ def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]
                       [lines(ref)], test_type="bs")
     signatures, scores = test()
     return signatures["BLEU"].format(), list(scores["BLEU"])
+
+
+def paired_against_baseline(folder: Path, baseline: str,
+                            others: Sequence[str]) -> tuple[str | None, list[Result]] | str:
+    """sacrebleu's paired bootstrap (:func:`paired_bootstrap`) of tokenized-BLEU files ``<stem>.hyp.txt`` in
+    ``folder`` against the baseline ``<baseline>.hyp.txt``, all scored on ``<stem>.ref.txt``. Returns (signature,
+    results, baseline first), or the reason in words when a file is missing or the references differ."""
+    folder = Path(folder)
+    stems = [baseline, *others]
+    need = [folder / f"{s}.{kind}.txt" for s in stems for kind in ("hyp", "ref")]
+    missing = [p.name for p in need if not p.is_file()]
+    if missing:
+        return f"files missing: {', '.join(missing)}"
+    if len({(folder / f"{s}.ref.txt").read_bytes() for s in stems}) > 1:
+        return "the runs' references differ: not comparable"
+    return paired_bootstrap(folder / f"{baseline}.ref.txt", [folder / f"{s}.hyp.txt" for s in stems])

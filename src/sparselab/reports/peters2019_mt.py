@@ -321,15 +321,9 @@ def tokenization_lines(recs) -> list[str]:
 
 
 # ---------------------------------------------------------------- convergence
-# A run has stopped improving when its smoothed validation curve (mt_common.smoothed_gain) gained at most
-# RISE_ALLOWED points over its last RISE_WINDOW steps (8 validations of 250 steps in cpu).
-RISE_WINDOW = 2000
-RISE_ALLOWED = 0.2
-
-
 def has_stopped_improving(rec) -> bool | None:
-    gain = mt_common.smoothed_gain(rec.get("extra", {}).get("history", []), RISE_WINDOW)
-    return None if gain is None else gain <= RISE_ALLOWED
+    """The kit's rule (:func:`mt_common.convergence`), the same for every mapping and for both MT papers."""
+    return mt_common.convergence(rec.get("extra", {}).get("history", []))["stopped"]
 
 
 def convergence_rows(recs) -> list[list[Any]]:
@@ -338,13 +332,13 @@ def convergence_rows(recs) -> list[list[Any]]:
         e, m = r.get("extra", {}), r["metrics"]
         stopped = e.get("stopped_early")
         why = {True: "early stopping (patience reached)", False: "step budget"}.get(stopped, "not recorded")
-        gain = mt_common.smoothed_gain(e.get("history", []), RISE_WINDOW)
-        flat = has_stopped_improving(r)
+        conv = mt_common.convergence(e.get("history", []))
         a, b = alphas(r)
         rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
                      r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
-                     *lr_schedule(r), why, NONE if gain is None else f"{gain:+.2f}",
-                     {True: "yes", False: "**no: still rising**", None: NONE}[flat], m.get("train_time_s")])
+                     *lr_schedule(r), why, NONE if conv.get("trend") is None else f"{conv['trend']:+.2f}",
+                     NONE if conv.get("record") is None else f"{conv['record']:+.2f}",
+                     {True: "yes", False: "**no: still rising**", None: NONE}[conv["stopped"]], m.get("train_time_s")])
     return rows
 
 
@@ -357,9 +351,8 @@ def convergence_summary(recs) -> str:
     # wall_time_s counts only the process that finished it
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return (f"{stopped} of {len(recs)} runs stopped by early stopping, {len(recs) - stopped} at the step budget; "
-            f"{flat} of {len(recs)} had stopped improving when they ended (the rule: the moving average of 4 "
-            f"validation token accuracies gained at most {RISE_ALLOWED:g} points over the last {RISE_WINDOW:,} "
-            f"steps). Training time of these runs: {hours:.2f} h (the training steps only, across resumes; summed "
+            f"{flat} of {len(recs)} had stopped improving when they ended ({mt_common.convergence_rule()}). "
+            f"Training time of these runs: {hours:.2f} h (the training steps only, across resumes; summed "
             f"over jobs, which may have run in parallel).")
 
 
@@ -477,7 +470,8 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                  "`mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
                           "best step", "val. token accuracy: first → best (step) → last", "lr halvings", "last lr",
-                          "stopped by", f"smoothed gain, last {RISE_WINDOW:,} steps", "stopped improving",
+                          "stopped by", f"trend, last {mt_common.PLATEAU_STEPS:,} steps",
+                          f"record, last {mt_common.PLATEAU_STEPS:,} steps", "stopped improving",
                           "training time (s)"], conv)
     if file_rows:
         text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "

@@ -195,10 +195,15 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     target = report_path(paper, profile, args.out)
     committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
     if not found and args.report_only and committed is not None and target.is_dir():
-        found = jobs_among(committed(target, runs), part)
+        stored = committed(target, runs)
+        found = jobs_among(stored, part)
         if found:
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)
+        elif stored:     # records of an earlier plan: say so rather than rebuild a report of other jobs
+            raise PipelineError(f"error: the {len(stored)} run records committed in {target} are none of the "
+                                f"{len(part)} jobs of the {profile} plan (they were run under an earlier protocol); "
+                                "nothing written: run the plan (without --report-only) to replace them")
     if not found:
         raise PipelineError(f"error: none of the {len(part)} jobs of the {profile} plan"
                             f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
