@@ -27,7 +27,7 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
     for png in clone.glob("*.png"):
         png.unlink()                                  # every figure must come back from the records
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    from sparselab.reports import correia2019_figures
+    from sparselab.reports.correia2019 import figures as correia2019_figures
 
     asked = []
 

@@ -5,8 +5,8 @@ import pytest
 
 from sparselab.data.root import data_root
 from sparselab.engine import record
-from sparselab.reports import martins2016 as rep
-from sparselab.reports import martins2016_claims as claims
+from sparselab.reports.martins2016 import report as rep
+from sparselab.reports.martins2016 import claims
 
 REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
                              "datasets": ["scene", "emotions"], "systems": ["logistic", "softmax", "sparsemax"],

@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from sparselab.engine import record
-from sparselab.reports import figures
+from sparselab import plots
 from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
 
@@ -204,7 +204,7 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
 def plot(sweep: Sweep, metric: str, path: Path) -> Path:
     """``metric`` against the first --by key (numeric axis when every value is a number), one line per
     value of the other --by keys: mean with a one-std error bar, and each finished run as a dot."""
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     xs = sorted({k[0] for k in sweep.groups}, key=_order)
     numeric = all(_is_number(x) for x in xs)
     pos = {x: (x if numeric else i) for i, x in enumerate(xs)}
@@ -233,7 +233,7 @@ def plot(sweep: Sweep, metric: str, path: Path) -> Path:
     if len(lines) > 1:
         ax.legend(fontsize="small")
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:

@@ -15,7 +15,7 @@ plot what the runs log, one key per quantity: Lightning logs ``train_loss``, ``v
 ``bleu_tok``, ``attn_support``, ``mse``, ``micro_f1`` ...) and its example tables (``examples/inflection``,
 ``examples/autocomplete``, ``examples/snli_attention``, ``label_proportions/per_seed``) and the SNLI attention
 figure (``attention/examples``) at the end (``sparselab.engine.media``); at every validation
-:class:`sparselab.training.media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
+:class:`sparselab.training.validation_media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
 ``attn_support_hist``, ``out_support_hist``, ``attended_words_hist``), the attention maps of fixed validation
 sentences (``attention/maps``) and a learned attention α (``alpha/attention.normalizer``); the Correia task logs
 ``js/<kind>/l<layer>`` and ``density/<kind>/l<layer>``

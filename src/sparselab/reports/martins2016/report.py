@@ -7,7 +7,7 @@
              the softmax and sparsemax losses on synthetic documents, against the average document
              length, for K in {10, 50} labels and uniform / random mixtures;
 * Table 3, Table 4 – SNLI with no / logistic / soft / sparse attention (and 1.5-entmax, learned α):
-             accuracy, attention examples and heatmaps (built by :mod:`.martins2016_snli`).
+             accuracy, attention examples and heatmaps (built by :mod:`.snli`).
 
 Each report is built in four steps: load the records, compute the cells, format the text, write the
 file. Every number comes from a run record of the sweeps ``martins2016/table2_multilabel``,
@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import figures
-from . import martins2016_claims as claims
-from . import martins2016_snli as snli
-from .profile_diff import profile_lines
-from .index import write_configs, write_index
-from .numbers import pick
-from .records import data_relative, load
-from .reference import reference
-from .tables import NONE, best_keys, bold, md_table, pct
+from sparselab import plots
+from . import claims
+from . import snli
+from ..profile_diff import profile_lines
+from ..index import write_configs, write_index
+from ..numbers import pick
+from ..records import data_relative, load
+from ..reference import reference
+from ..tables import NONE, best_keys, bold, md_table, pct
 
 PAPER = "martins2016"
 LOSSES = ("logistic", "softmax", "sparsemax")
@@ -418,7 +418,7 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
 
 def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
     Ks, mixtures, lengths = figure3_axes(data)
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     panels = [(mix, K) for mix in mixtures for K in Ks]
     fig, axes = plt.subplots(2, max(1, len(panels)), figsize=(3.6 * max(1, len(panels)), 6.2), squeeze=False)
     colors = {"softmax": "tab:blue", "sparsemax": "tab:red"}
@@ -441,7 +441,7 @@ def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
     fig.suptitle(f"Label proportions (Martins & Astudillo 2016, Fig. 3) — profile {profile}, error bars: std over seeds",
                  fontsize=10)
     fig.tight_layout()
-    return figures.save(fig, path, dpi=110)
+    return plots.save(fig, path, dpi=110)
 
 
 def write_figure3(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = None) -> tuple[list[dict], list[str]]:
@@ -462,7 +462,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     ``options["only"]`` (the pipeline's ``--only``) naming just the SNLI experiment rewrites the SNLI reports only
     (their records in ``runs_snli.jsonl``): the Table 2 / Figure 3 files and their ``runs.jsonl`` are left as an
     earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records."""
-    from .records import runs_root
+    from ..records import runs_root
 
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
