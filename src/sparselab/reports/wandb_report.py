@@ -295,9 +295,10 @@ def outline(report: wr.Report, profile: str) -> str:
     lines = [f"# W&B report: {report.title}", "",
              f"Project `{report.entity or '<default entity>'}/{report.project}`. {report.description}. This is the "
              "offline outline of the report; `WANDB_MODE=online` with an API key saves it to W&B "
-             f"(`python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline runs "
-             "are synced (`wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last column names "
-             "each panel's logged keys: history (logged over steps), summary (a run's final metrics), config.", ""]
+             f"(`.venv/bin/python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline "
+             "runs are synced (`.venv/bin/wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last "
+             "column names each panel's logged keys: history (logged over steps), summary (a run's final metrics), "
+             "config.", ""]
     for b in report.blocks:
         if isinstance(b, (wr.H1, wr.H2)):
             lines += [f"{'##' if isinstance(b, wr.H1) else '###'} {b.text}", ""]

@@ -368,7 +368,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     write_extras(out, [*recs, *others], runs)
     note = "; ".join(reductions(profile, options, recs, ref))
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
-                index_items(out), recs, notes=note, runs=runs)
+                index_items(out), recs, notes=note, runs=runs, profile=profile)
     return recs
 
 

@@ -158,9 +158,9 @@ def table2_f1_cells(by, datasets: list[str], notes: Mapping[str, str]) -> F1Cell
     cells_all = cells_paper = 0
     for d in datasets:
         if d == UNAVAILABLE:
-            rows.append([f"{d} (paper)"] + ["data not available here"] + [""] * (2 * len(LOSSES) - 1))
+            rows.append([f"{d} (dataset of the paper)"] + ["data not available here"] + [""] * (2 * len(LOSSES) - 1))
             continue
-        row = [d + (" (paper)" if d in PAPER_SETS else " (extra)")]
+        row = [d + (" (dataset of the paper)" if d in PAPER_SETS else " (extra dataset)")]
         for metric in ("micro_f1", "macro_f1"):
             vals = {l: by[(d, l)]["metrics"][metric] for l in LOSSES if (d, l) in by}
             best = best_keys(vals)
@@ -474,7 +474,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
                  f"unchanged by this one (`--only {snli.T3}`); their runs' configs, hashes and metrics are "
                  f"in `runs.jsonl`. {snli_red}")
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
-        write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs)
+        write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs,
+                    profile=profile)
         return recs4
     recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
     recs3, red3 = write_figure3(profile, out, runs, ref)
@@ -483,7 +484,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     Path(out, SNLI_RUNS).unlink(missing_ok=True)          # runs.jsonl now holds the SNLI runs too
     notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
              f"Figure 3: {'; '.join(red3) if red3 else 'none'}. {snli_red}")
-    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs)
+    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
+                profile=profile)
     return recs
 
 

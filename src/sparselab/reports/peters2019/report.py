@@ -548,7 +548,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         (out / "claims.md").write_text(claims.claims_text(
             profile, groups, mt_recs if options.get("mt") else None, ref))
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
-                notes=note, runs=runs)
+                notes=note, runs=runs, profile=profile)
     return recs + mt_recs
 
 
