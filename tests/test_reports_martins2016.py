@@ -116,10 +116,12 @@ def test_table2_without_runs(tmp_path):
     assert "Paper (reference)" in text and "Reported summary" not in text
 
 
-def test_reuters_message_names_no_absolute_path(tmp_path):
+def test_reuters_message_names_no_absolute_path_and_no_fetch_that_refuses(tmp_path):
     msg = rep.reuters_status(tmp_path)
     assert msg.startswith("dataset 'reuters_rcv1v2' not found")
     assert str(tmp_path) not in msg and "<data root>/mulan/" in msg
+    # the registry has no files for it, so `fetch` refuses it: the line names no fetch command (issue 35)
+    assert "sparselab.data fetch" not in msg and "fetch refuses it" in msg
 
 
 def test_figure3_cells_and_crossover(runs, tmp_path):

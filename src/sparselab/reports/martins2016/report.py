@@ -27,7 +27,7 @@ from . import snli
 from ..profile_diff import profile_lines
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import data_relative, load
+from ..records import load
 from ..reference import reference
 from ..tables import NONE, best_keys, bold, md_table, pct
 
@@ -58,17 +58,19 @@ def profile_header(profile: str, recs: list[dict], title: str) -> list[str]:
 
 
 def reuters_status(root: str | os.PathLike | None = None) -> str:
-    """The MissingDataError message for the paper's Reuters set (the sweep does not run it),
-    with the data root named ``<data root>``."""
-    from sparselab.data import mulan
+    """Why the paper's Reuters set has no row (the sweep does not run it), with the data root named ``<data root>``:
+    where it was looked for and the registry's note. No fetch command is named: the registry has no files for it,
+    so ``fetch`` refuses it."""
+    from sparselab.data import mulan, registry
     from sparselab.data.errors import MissingDataError
     from sparselab.data.root import data_root
 
     root = data_root() if root is None else Path(root)
     try:
         mulan.load(UNAVAILABLE, root)
-    except MissingDataError as err:
-        return data_relative(str(err), root)
+    except MissingDataError:
+        return (f"dataset '{UNAVAILABLE}' not found: expected <data root>/{mulan.UNAVAILABLE[UNAVAILABLE]}; "
+                f"{registry.DATASETS[UNAVAILABLE]['note']}")
     return "available (unexpected)"
 
 
