@@ -13,7 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
+
+from sparselab.engine.record import resolved
 
 log = logging.getLogger("sparselab")
 
@@ -34,7 +36,7 @@ def start(cfg: DictConfig, run_dir: Path, name: str):
         group=str(cfg.experiment_name),
         name=name,
         dir=str(run_dir),
-        config=OmegaConf.to_container(cfg, resolve=True),
+        config=resolved(cfg),     # the paper's settings for the other profiles are not this run's config
         reinit="finish_previous",
         settings=wandb.Settings(init_timeout=float(lcfg.get("init_timeout", 10)), console="off"),
     )
