@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # torch is pinned to the CPU wheel these machines carry; a GPU user installs
-# their own torch first (README) and `make setup` keeps it.
+# their own torch first (docs/running.md, "Running on a cluster") and `make setup` keeps it.
 TORCH_PIN := torch==2.13.0
 PROFILE ?=
 # the pipelines' own default: cpu without a GPU, paper with one (sparselab.reports.runner.choose_profile)

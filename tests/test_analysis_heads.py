@@ -213,7 +213,7 @@ def test_learned_alphas_per_kind_and_layer():
 
 # ---------------------------------------------------------------- figures (plain data in, a PNG out)
 def test_every_figure_writes_a_png(tmp_path):
-    from sparselab.reports import correia2019_figures as F
+    from sparselab.reports.correia2019 import figures as F
 
     history = [{"step": s, "alpha": {"enc_self/l0": [1.5 - s / 100, 1.6], "enc_self/l1": [1.2, 1.9],
                                      "context/l0": [1.4, 1.3 + s / 100]}} for s in (0, 10, 20)]

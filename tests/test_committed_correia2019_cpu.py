@@ -30,7 +30,7 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
     for png in clone.glob("*.png"):
         png.unlink()                                  # every figure must come back from the records
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    from sparselab.reports import correia2019_figures
+    from sparselab.reports.correia2019 import figures as correia2019_figures
 
     asked = []
 
@@ -60,8 +60,8 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
 def test_the_new_rules_on_the_stored_old_records(tmp_path, monkeypatch):
     """Issue 33's rules on the committed records of the old protocol (early stopping, α at 10 x lr, 1 seed)."""
     from sparselab.reports import correia2019 as rep
-    from sparselab.reports import correia2019_claims as claims
-    from sparselab.reports.correia2019_runs import analysed, committed, split
+    from sparselab.reports.correia2019 import claims
+    from sparselab.reports.correia2019.runs import analysed, committed, split
     from sparselab.reports.reference import reference
 
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))

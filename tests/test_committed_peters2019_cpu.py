@@ -9,7 +9,7 @@ import json
 
 from scripts import PROJECT
 
-from sparselab.reports import peters2019, peters2019_claims, peters2019_mt
+from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
 from sparselab.reports.reference import reference
 
 COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"

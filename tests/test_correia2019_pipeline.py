@@ -40,8 +40,8 @@ def test_smoke_pipeline(tmp_path):
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
-    from sparselab.reports import correia2019 as rep
-    from sparselab.reports.correia2019_runs import LABELS, collect, variant_of
+    from sparselab.reports.correia2019 import report as rep
+    from sparselab.reports.correia2019.runs import LABELS, collect, variant_of
     from sparselab.reports.tables import NONE
 
     for _, name, _ in rep.ARTIFACTS:

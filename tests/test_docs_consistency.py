@@ -1,4 +1,4 @@
-"""The README and `make help` say what the code does (issue 18, item 12)."""
+"""The README, the paper pages and `make help` say what the code does (issues 18 and 35)."""
 from __future__ import annotations
 
 import re
@@ -18,8 +18,13 @@ def section(title: str) -> str:
     return README.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
-def table_row(command: str) -> str:
-    (row,) = [line for line in README.splitlines() if line.startswith(f"| `{command}` |")]
+def page(name: str) -> str:
+    return (PROJECT / "docs" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def page_row(name: str, label: str) -> str:
+    """The row of a page's profile table that starts with ``label``."""
+    (row,) = [line for line in page(name).splitlines() if line.startswith(f"| {label} |")]
     return row
 
 
@@ -30,35 +35,35 @@ def test_make_help_names_both_parts_of_the_peters_target():
     assert "inflection" in line and "translation" in line
 
 
-def test_quick_start_shows_the_smoke_command_first_then_the_full_one_with_their_times():
+def test_quick_start_shows_the_smoke_cpu_and_paper_commands_with_their_times():
     block = section("Quick start").split("```bash\n", 1)[1].split("```", 1)[0]
     commands = [line for line in block.splitlines() if line.startswith("make reproduce-peters2019")]
-    assert len(commands) == 2
-    smoke, full = commands
+    assert len(commands) == 3
+    smoke, full, paper = commands
     assert "PROFILE=smoke" in smoke and re.search(r"\d+ min", smoke)
     assert "PROFILE" not in full.split("#")[0] and "10 h" in full
-    # the measured parts of the cpu time, as the table's Peters rows say (inflection: 7.8 h of job time; translation:
-    # 35–112 min per job)
+    assert "PROFILE=paper" in paper
+    # the measured parts of the cpu time, as the Peters page's profile table says (inflection: 7.8 h of job time;
+    # translation: 35–112 min per job, 12.0 h)
     assert "7.8 h of" in section("Quick start") and "35–112 min" in section("Quick start")
-    assert "7.8 h of job time" in table_row("make reproduce-peters2019")
-    assert "35–112 min per job" in [r for r in README.splitlines()
-                                    if r.startswith("| `make reproduce-peters2019` (transl")][0]
+    measured = page_row("peters2019", "time measured")
+    assert "7.8 h of job time" in measured and "12.0 h" in measured
+    assert "35–112 min per job" in page("peters2019")
 
 
-def test_correia_cpu_cell_does_not_contradict_itself():
-    row = table_row("make reproduce-correia2019")
+def test_correia_cpu_time_is_measured_once():
+    row = page_row("correia2019", "time measured")
     # either it was run (a measured time) or not yet (said once), never both
-    measured = "min per job" in row or "measured (" in row.lower()
-    assert measured != ("not yet run" in row), row
+    assert ("h on 2 cores" in row) != ("not yet run" in row), row
 
 
 def test_hand_martins_smoke_command_runs_the_smoke_plan_lengths():
     mod = load_script("pipelines/martins2016.py", "martins_pipeline")
     (plan_lengths,) = [o for exp, overrides in mod.PLANS["smoke"].sweeps if exp == mod.F3 for o in overrides
                        if o.startswith("data.length=")]
-    # the README's hand sweep of Figure 3 in the smoke profile (a command continued over two lines)
-    text = README.replace("\\\n", " ")
+    # the hand sweep of Figure 3 in the smoke profile (a command continued over two lines) in docs/running.md
+    text = page("running").replace("\\\n", " ")
     (command,) = [line for line in text.splitlines()
-                  if "experiment=martins2016/figure3_label_proportions profile=smoke" in line]
+                  if "experiment=martins2016/figure3_label_proportions profile=smoke" in line and "-m " in line]
     assert plan_lengths in command.split()
-    assert "2 lengths" in table_row("make reproduce-martins2016") and len(plan_lengths.split(",")) == 2
+    assert "2 lengths" in page_row("martins2016", "Figure 3") and len(plan_lengths.split(",")) == 2

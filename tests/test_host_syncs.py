@@ -1,5 +1,5 @@
 """Issue 19, syncs out of the hot paths: in a Transformer training step (smoke sizes, CPU) the only host reads of
-tensor values are the documented ones of the mappings (README "Running on a cluster", host syncs), none from the
+tensor values are the documented ones of the mappings (docs/running.md "Running on a cluster", host syncs), none from the
 model, the LightningModule or α's validation; counted by ``benchmarks/count_host_syncs.py``."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scripts import load_script
 
 BENCH = PROJECT_ROOT / "benchmarks" / "count_host_syncs.py"
 
-# file:line prefixes allowed, each with the reason it stays (README)
+# file:line prefixes allowed, each with the reason it stays (docs/running.md)
 ALLOWED = (
     "sparselab/mappings/softmax.py",    # CPU only: skips the masked-row passes (no read on a GPU)
     "sparselab/mappings/_solvers.py",   # sparsemax / 1.5-entmax: rows the fused kernel did not settle are redone

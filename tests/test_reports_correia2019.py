@@ -9,11 +9,11 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from sparselab.engine import record
-from sparselab.reports import correia2019 as rep
-from sparselab.reports import correia2019_analysis as ana
-from sparselab.reports import correia2019_claims as claims
-from sparselab.reports import correia2019_heads as heads
-from sparselab.reports import correia2019_runs as runs_mod
+from sparselab.reports.correia2019 import report as rep
+from sparselab.reports.correia2019 import analysis as ana
+from sparselab.reports.correia2019 import claims
+from sparselab.reports.correia2019 import heads
+from sparselab.reports.correia2019 import runs as runs_mod
 from sparselab.reports.mt_common import BLEU_DIR, mean_std
 
 REF = {

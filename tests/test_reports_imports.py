@@ -1,7 +1,14 @@
-"""The modules of sparselab.reports import each other without a circle (issue 18, item 15).
+"""The import rules of the code base, read from the source with ``ast`` (issues 18 and 35).
 
-Every import is counted, also those inside a function: a function-level import only hides a circle
-from Python's import machinery, it does not remove the coupling.
+Every import is counted, also those inside a function: a function-level import only hides a circle or a coupling
+from Python's import machinery, it does not remove it.
+
+- ``sparselab.reports`` has no import circle;
+- one package per paper under ``sparselab.reports`` (``report.py`` its front door, ``claims.py`` beside it); a
+  paper imports the shared kit, never another paper, and the kit imports no paper;
+- nothing under ``sparselab.tasks`` imports ``sparselab.reports``; nothing under ``sparselab.engine`` imports
+  ``sparselab.training``;
+- ``from sparselab.reports import <paper> as report`` (the pipelines) gives the front door's API.
 """
 from __future__ import annotations
 
@@ -11,27 +18,49 @@ from pathlib import Path
 
 import pytest
 
-import sparselab.reports
+import sparselab
 
-PACKAGE = "sparselab.reports"
-ROOT = Path(sparselab.reports.__file__).resolve().parent
-MODULES = sorted(p.stem for p in ROOT.glob("*.py") if p.stem != "__init__")
+SRC = Path(sparselab.__file__).resolve().parent
+PROJECT = SRC.parents[1]
+REPORTS = "sparselab.reports"
+PAPERS = ("martins2016", "peters2019", "correia2019")
+FRONT_DOOR = ("PAPER", "ARTIFACTS", "write_reports", "numbers")
 
 
-def package_imports(source: str) -> set[str]:
-    """The sibling modules (names inside sparselab.reports) that ``source`` imports anywhere."""
+def module_name(path: Path) -> str:
+    """``sparselab.reports.peters2019.mt`` for ``src/sparselab/reports/peters2019/mt.py`` (a package: its name)."""
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(source: str, name: str, is_package: bool) -> set[str]:
+    """Every absolute module name ``source`` (the module ``name``) imports anywhere; ``from m import x`` counts as
+    ``m`` and ``m.x`` (``x`` may be a submodule)."""
+    here = name.split(".") if is_package else name.split(".")[:-1]
     out = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            out |= {a.name.split(".")[2] for a in node.names if a.name.startswith(PACKAGE + ".")}
+            out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
-            # `from .x import y` is level 1 with module "x"; `from . import x` level 1 with no module
-            base = PACKAGE + (f".{node.module}" if node.module else "") if node.level == 1 else node.module or ""
-            if base == PACKAGE:
-                out |= {a.name for a in node.names}
-            elif base.startswith(PACKAGE + "."):
-                out.add(base.split(".")[2])
-    return out & set(MODULES)
+            base = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else [])) \
+                if node.level else node.module
+            out |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return out
+
+
+def modules(under: str) -> dict[str, set[str]]:
+    """``{module: the modules it imports}`` for every module of the package ``under``."""
+    root = SRC.parent.joinpath(*under.split("."))
+    return {module_name(p): imports(p.read_text(encoding="utf-8"), module_name(p), p.name == "__init__.py")
+            for p in sorted(root.rglob("*.py"))}
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def paper_of(name: str) -> str | None:
+    return next((p for p in PAPERS if within(name, f"{REPORTS}.{p}")), None)
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str]:
@@ -57,20 +86,64 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
     return []
 
 
-def test_find_cycle_finds_a_circle_and_package_imports_reads_every_form():
-    src = ("from . import a\nfrom .b import x\nimport sparselab.reports.c\nfrom sparselab.reports.d import y\n"
-           "from sparselab.reports import e\ndef f():\n    from .numbers import pick\nimport os\n")
-    assert package_imports(src) == {"numbers"} | ({"a", "b", "c", "d", "e"} & set(MODULES))
+def test_imports_resolves_every_form_and_find_cycle_finds_a_circle():
+    src = ("from . import a\nfrom .b import x\nimport sparselab.c\nfrom .. import tables\n"
+           "def f():\n    from ..records import load\nimport os\n")
+    assert imports(src, "sparselab.reports.peters2019.mt", False) == {
+        "sparselab.reports.peters2019", "sparselab.reports.peters2019.a", "sparselab.reports.peters2019.b",
+        "sparselab.reports.peters2019.b.x", "sparselab.c", "sparselab.reports", "sparselab.reports.tables",
+        "sparselab.reports.records", "sparselab.reports.records.load", "os"}
+    assert imports("from .report import PAPER\n", "sparselab.reports.peters2019", True) == {
+        "sparselab.reports.peters2019.report", "sparselab.reports.peters2019.report.PAPER"}
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.parametrize("name", MODULES)
+REPORT_MODULES = modules(REPORTS)
+
+
+@pytest.mark.parametrize("name", sorted(REPORT_MODULES))
 def test_every_reports_module_imports(name):
-    importlib.import_module(f"{PACKAGE}.{name}")
+    importlib.import_module(name)
 
 
 def test_reports_package_has_no_import_cycle():
-    graph = {m: package_imports((ROOT / f"{m}.py").read_text(encoding="utf-8")) - {m} for m in MODULES}
+    # a package's __init__ imports its own modules by design; a circle is between modules
+    graph = {m: {n for n in deps if n in REPORT_MODULES and n != m and not within(m, n)}
+             for m, deps in REPORT_MODULES.items()}
     assert find_cycle(graph) == []
-    assert graph["numbers"] == set(), "numbers.py imports no paper module"
+    assert {n for n in REPORT_MODULES[f"{REPORTS}.numbers"] if within(n, REPORTS)} == set(), "numbers.py imports no report"
+
+
+def test_one_package_per_paper_with_its_front_door_and_claims():
+    for paper in PAPERS:
+        folder = SRC / "reports" / paper
+        assert (folder / "__init__.py").is_file() and (folder / "report.py").is_file(), paper
+        assert (folder / "claims.py").is_file(), paper
+    flat = [p.name for p in (SRC / "reports").glob("*.py") if p.stem.startswith(PAPERS)]
+    assert flat == [], "a paper's module lives in its package"
+
+
+def test_no_paper_imports_another_and_the_kit_imports_no_paper():
+    crossing = []
+    for m, deps in REPORT_MODULES.items():
+        mine = paper_of(m)
+        crossing += [f"{m} -> {n}" for n in deps if paper_of(n) not in (None, mine)]
+    assert crossing == []
+
+
+def test_no_task_imports_reports_and_no_engine_module_imports_training():
+    tasks = [f"{m} -> {n}" for m, deps in modules("sparselab.tasks").items() for n in deps if within(n, REPORTS)]
+    engine = [f"{m} -> {n}" for m, deps in modules("sparselab.engine").items() for n in deps
+              if within(n, "sparselab.training")]
+    assert tasks == [] and engine == []
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_paper_package_is_its_front_door(paper):
+    package = importlib.import_module(f"{REPORTS}.{paper}")
+    front = importlib.import_module(f"{REPORTS}.{paper}.report")
+    assert all(getattr(package, k) is getattr(front, k) for k in FRONT_DOOR)
+    assert package.PAPER == paper
+    pipeline = (PROJECT / "pipelines" / f"{paper}.py").read_text(encoding="utf-8")
+    assert f"from sparselab.reports import {paper} as report\n" in pipeline

@@ -5,8 +5,8 @@ import pytest
 
 from sparselab.data.root import data_root
 from sparselab.engine import record
-from sparselab.reports import martins2016 as rep
-from sparselab.reports import martins2016_claims as claims
+from sparselab.reports.martins2016 import report as rep
+from sparselab.reports.martins2016 import claims
 
 REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
                              "datasets": ["scene", "emotions"], "systems": ["logistic", "softmax", "sparsemax"],
@@ -72,10 +72,10 @@ def test_table2_cells_best_in_bold_and_missing(runs):
     proto = rep.table2_protocol(by)
     f1 = rep.table2_f1_cells(by, datasets, proto.notes)
     rows = {r[0]: r[1:] for r in f1.rows}
-    assert rows["scene (paper)"] == ["60.00", "61.00", "**65.00**", "**70.00**", "**70.00**", "69.00"]
-    assert rows["yeast (extra)"] == ["40.00", "–", "**50.00**", "**30.00**", "–", "20.00"]
-    assert rows["cal500 (paper)"][0] == "**30.00 ± 1.00**" and rows["cal500 (paper)"][5] == "**20.00 ± 2.00**"
-    assert rows["reuters_rcv1v2 (paper)"] == ["data not available here", "", "", "", "", ""]
+    assert rows["scene (dataset of the paper)"] == ["60.00", "61.00", "**65.00**", "**70.00**", "**70.00**", "69.00"]
+    assert rows["yeast (extra dataset)"] == ["40.00", "–", "**50.00**", "**30.00**", "–", "20.00"]
+    assert rows["cal500 (dataset of the paper)"][0] == "**30.00 ± 1.00**" and rows["cal500 (dataset of the paper)"][5] == "**20.00 ± 2.00**"
+    assert rows["reuters_rcv1v2 (dataset of the paper)"] == ["data not available here", "", "", "", "", ""]
     # ties count for each tied loss; datasets missing a loss do not count
     assert dict(f1.wins) == {"sparsemax": 2, "logistic": 2, "softmax": 1} and f1.cells_all == 4
     assert dict(f1.wins_paper) == dict(f1.wins) and f1.cells_paper == 4
@@ -112,14 +112,16 @@ def test_table2_without_runs(tmp_path):
     out.mkdir()
     recs, _ = rep.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
     text = (out / "table2_multilabel.md").read_text()
-    assert recs == [] and "| reuters_rcv1v2 (paper) | data not available here |" in text
+    assert recs == [] and "| reuters_rcv1v2 (dataset of the paper) | data not available here |" in text
     assert "Paper (reference)" in text and "Reported summary" not in text
 
 
-def test_reuters_message_names_no_absolute_path(tmp_path):
+def test_reuters_message_names_no_absolute_path_and_no_fetch_that_refuses(tmp_path):
     msg = rep.reuters_status(tmp_path)
     assert msg.startswith("dataset 'reuters_rcv1v2' not found")
     assert str(tmp_path) not in msg and "<data root>/mulan/" in msg
+    # the registry has no files for it, so `fetch` refuses it: the line names no fetch command (issue 35)
+    assert "sparselab.data fetch" not in msg and "fetch refuses it" in msg
 
 
 def test_figure3_cells_and_crossover(runs, tmp_path):

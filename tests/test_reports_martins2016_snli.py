@@ -1,11 +1,11 @@
-"""sparselab.reports.martins2016_snli in-process, on hand-made run records (no training)."""
+"""sparselab.reports.martins2016.snli in-process, on hand-made run records (no training)."""
 from __future__ import annotations
 
 import pytest
 
 from sparselab.engine import record
-from sparselab.reports import martins2016 as rep
-from sparselab.reports import martins2016_snli as snli
+from sparselab.reports.martins2016 import report as rep
+from sparselab.reports.martins2016 import snli
 
 REF = {"table3_snli": {"reported_summary": "Soft and sparse perform similarly. ", "metric": "accuracy (%)",
                        "systems": ["no_attention", "sparse_attention"],
@@ -146,12 +146,13 @@ def test_no_runs_write_placeholders_and_no_heatmap(tmp_path):
 
 
 def test_heatmap_figure_one_panel_per_pair():
-    fig = snli.heatmap_figure([("p1", ["a", "b", "c"], {"sparse": [0.0, 1.0, 0.0], "soft": [0.2, 0.5, 0.3]}),
-                               ("p2", ["d"], {"sparse": [1.0]})], "title")
+    from sparselab import plots
+
+    fig = plots.heatmap_figure([("p1", ["a", "b", "c"], {"sparse": [0.0, 1.0, 0.0], "soft": [0.2, 0.5, 0.3]}),
+                                ("p2", ["d"], {"sparse": [1.0]})], "title")
     assert len(fig.axes) == 3   # two panels and the colour bar
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["a", "b", "c"]
-    from sparselab.reports import figures
-    figures.pyplot().close(fig)
+    plots.pyplot().close(fig)
 
 
 def test_martins_index_and_numbers_include_table3(runs, tmp_path):

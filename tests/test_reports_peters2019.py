@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from sparselab.engine import record
-from sparselab.reports import peters2019 as rep
+from sparselab.reports.peters2019 import report as rep
 
 REF = {
     "table1_sigmorphon2018": {"columns": ["high_avg", "high_ens", "medium_avg", "medium_ens"],

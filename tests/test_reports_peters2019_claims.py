@@ -1,7 +1,7 @@
-"""sparselab.reports.peters2019_claims on hand-made run records: each claim's verdict follows its stated rule."""
+"""sparselab.reports.peters2019.claims on hand-made run records: each claim's verdict follows its stated rule."""
 from __future__ import annotations
 
-from sparselab.reports import peters2019_claims as claims
+from sparselab.reports.peters2019 import claims
 
 REF = {"sparsity_inflection": {"best_config_single_sequence_share": {"medium": 0.66},
                                "beam_exact_share": {"medium": 0.79}}}

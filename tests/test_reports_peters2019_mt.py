@@ -1,4 +1,4 @@
-"""sparselab.reports.peters2019_mt in-process, on hand-made run records of peters2019/table2_mt (no training)."""
+"""sparselab.reports.peters2019.mt in-process, on hand-made run records of peters2019/table2_mt (no training)."""
 from __future__ import annotations
 
 import json
@@ -12,8 +12,8 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from sparselab.engine import record
-from sparselab.reports import peters2019 as inflection
-from sparselab.reports import peters2019_mt as rep
+from sparselab.reports.peters2019 import report as inflection
+from sparselab.reports.peters2019 import mt as rep
 
 REF = {
     "table2_mt_bleu": {"columns": ["de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro"],
@@ -330,7 +330,8 @@ def test_only_the_mt_part_leaves_the_inflection_files_as_they_are(runs, tmp_path
 
 
 def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs, tmp_path, monkeypatch):
-    from sparselab.reports import figures, mt_common
+    from sparselab import plots as figures
+    from sparselab.reports import mt_common
 
     recs = rep.collect(runs, "smoke")
     seen = {}

@@ -173,4 +173,16 @@ def test_real_smoke_alpha_sweep_table_matches_records(tmp_path):
             assert crow[f"{m}_mean"] == pytest.approx(statistics.mean(vals), rel=1e-12, abs=1e-12)
             assert crow[f"{m}_std"] == pytest.approx(statistics.stdev(vals), rel=1e-9, abs=1e-12)
     assert "None." in _section(md, "## Failed")
-    assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{m}.png" for m in metrics)
+    flat = [m for m in metrics if len({r["metrics"][m] for r in recs}) == 1]   # e.g. epochs: the same in every run
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{m}.png" for m in metrics if m not in flat)
+    assert not flat or "so not plotted: " + ", ".join(f"`{m}`" for m in flat) + "." in md
+
+
+def test_a_metric_constant_over_the_runs_is_tabled_not_plotted(tmp_path):
+    # n_languages is a count of the data, the same in every run: its plot would be a flat line (issue 35)
+    for i, (alpha, acc) in enumerate([(1.0, 10.0), (1.5, 30.0), (2.0, 20.0)]):
+        _rec(tmp_path, f"r{i}", alpha, 0, metrics={"acc": acc, "n_languages": 3})
+    assert sweep.main([str(tmp_path), "--by", "mapping.alpha", "--out", str(tmp_path / "out")]) == 0
+    md = (tmp_path / "out" / "sweep.md").read_text()
+    assert [p.name for p in (tmp_path / "out").glob("*.png")] == ["acc.png"]
+    assert "so not plotted: `n_languages`." in md and [r["n_languages"] for r in _table(md)] == ["3"] * 3

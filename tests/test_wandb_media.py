@@ -10,6 +10,8 @@ import pytest  # noqa: E402
 from omegaconf import OmegaConf  # noqa: E402
 
 from sparselab.engine import media, wandb_run  # noqa: E402
+from sparselab.engine.context import RunContext  # noqa: E402
+from sparselab.training import validation_media  # noqa: E402
 from sparselab.reports.wandb_report import logged_keys  # noqa: E402
 
 
@@ -71,7 +73,7 @@ def test_markdown_escapes_cells():
 def test_no_logger_no_media_callbacks(tmp_path):
     fns = wandb_run.context_loggers(OmegaConf.create({"logger": {"backend": "none", "mode": "disabled"}}), tmp_path,
                                     None)
-    assert fns["callbacks_fn"]() == [] and fns["lightning_logger_fn"]() is None
+    assert validation_media.for_run(RunContext(tmp_path, **fns)) == [] and fns["lightning_logger_fn"]() is None
 
 
 def test_media_sinks_into_an_offline_wandb_run_read_back(tmp_path):
@@ -85,7 +87,7 @@ def test_media_sinks_into_an_offline_wandb_run_read_back(tmp_path):
                                         tmp_path, run)
         logger = fns["lightning_logger_fn"]()
         assert isinstance(logger, WandbLogger) and fns["lightning_logger_fn"]() is logger   # one per run
-        assert [type(c).__name__ for c in fns["callbacks_fn"]()] == ["ValidationMedia"]
+        assert [type(c).__name__ for c in validation_media.for_run(RunContext(tmp_path, **fns))] == ["ValidationMedia"]
         media.log_histogram([logger], "h", [1, 2, 2, 3], step=5)
         grid = media.heatmap_grid([[np.eye(3)], [np.zeros((2, 4)), np.ones((1, 1))]], cell=4, gap=1)
         media.log_media([logger], {"empty": media.Histogram([]), "fig": media.Picture(grid, "c"), "s": 0.5}, step=6)

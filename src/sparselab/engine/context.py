@@ -22,8 +22,6 @@ class RunContext:
     log_fn: Callable[[dict[str, float], int | None], None] = lambda m, s: None
     # Factory for the Lightning logger of this run (WandbLogger, or None when disabled).
     lightning_logger_fn: Callable[[], Any] = lambda: None
-    # Callbacks every Lightning trainer of this run gets (media at validation when a logger is on).
-    callbacks_fn: Callable[[], list] = lambda: []
     # Non-interactive runs print one line every this many steps.
     log_every_n_steps: int = 50
     progress_bar: bool = False
@@ -39,9 +37,6 @@ class RunContext:
 
     def lightning_logger(self):
         return self.lightning_logger_fn()
-
-    def callbacks(self) -> list:
-        return self.callbacks_fn()
 
     def path(self, name: str) -> Path:
         p = self.run_dir / name

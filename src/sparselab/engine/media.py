@@ -11,7 +11,7 @@ record's ``extra`` (inflection output sets, MT autocomplete sets, SNLI attention
 the Transformer's heads);
 :func:`log_record` writes them, with the attention figure the SNLI task saved, at the end of the run
 (``sparselab.engine.wandb_run.log_record``). Media at validation come from
-:class:`sparselab.training.media.ValidationMedia`.
+:class:`sparselab.training.validation_media.ValidationMedia`.
 """
 from __future__ import annotations
 

@@ -75,11 +75,16 @@ def semantic_dict(config: dict[str, Any]) -> dict[str, Any]:
     return _canonical(_unplace(d, places))
 
 
+# Not part of the resolved config: Hydra's own node (present in a sweep's folder interpolation, where ``${job_id:}`` is
+# evaluated), and the paper's settings for every profile (the config's ``${setting:NAME}`` values hold the running
+# profile's, resolved).
+NOT_RESOLVED = ("hydra", "profile_settings")
+
+
 def resolved(cfg: DictConfig) -> dict[str, Any]:
-    """The job's config resolved to plain values, without Hydra's own ``hydra`` node (present in a sweep's
-    folder interpolation, where ``${job_id:}`` is evaluated)."""
+    """The job's config resolved to plain values, without the nodes of :data:`NOT_RESOLVED`."""
     return {str(k): OmegaConf.to_container(cfg[k], resolve=True) if OmegaConf.is_config(cfg[k]) else cfg[k]
-            for k in cfg.keys() if k != "hydra"}
+            for k in cfg.keys() if k not in NOT_RESOLVED}
 
 
 def semantic_config(cfg: DictConfig) -> dict[str, Any]:
@@ -169,7 +174,7 @@ def new_record(cfg: DictConfig, chash: str, threads: int) -> dict[str, Any]:
     return {
         "status": "running",
         "experiment": cfg.get("experiment_name"),
-        "config": OmegaConf.to_container(cfg, resolve=True),
+        "config": resolved(cfg),
         "config_hash": chash,
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "pid": os.getpid(),

@@ -54,7 +54,7 @@ def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches:
     every = int(kwargs.get("log_every_n_steps") or 50)
     # Lightning's loggers get the clamped interval; our progress lines keep the configured one
     kwargs["log_every_n_steps"] = min(every, int(train_batches)) if train_batches else every
-    cbs = [*callbacks, *ctx.callbacks()]
+    cbs = list(callbacks)
     kwargs.setdefault("enable_checkpointing", any(isinstance(c, ModelCheckpoint) for c in cbs))
     cbs.append(CappedRichProgressBar() if ctx.progress_bar else ProgressLog(every, PROGRESS_INTERVAL_S))
     return L.Trainer(

@@ -1,9 +1,9 @@
 """The run's loggers: W&B that never hangs a run (offline by default, bounded init, offline fallback), or a local
 TensorBoard (``logger=tensorboard``: event files in ``<run dir>/tensorboard``, no account).
 
-:func:`context_loggers` gives the :class:`~sparselab.engine.context.RunContext` its Lightning logger (one per run),
-its metric logging and the callbacks that log media at validation
-(:class:`sparselab.training.media.ValidationMedia`); :func:`log_record` writes a finished run's record into the
+:func:`context_loggers` gives the :class:`~sparselab.engine.context.RunContext` its Lightning logger (one per run)
+and its metric logging (the training loop adds the media callback when there is a logger:
+:func:`sparselab.training.validation_media.for_run`); :func:`log_record` writes a finished run's record into the
 logger: the final metrics (the W&B summary; TensorBoard scalars) and the record's tables and figures
 (:func:`sparselab.engine.media.log_record`)."""
 from __future__ import annotations
@@ -13,7 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
+
+from sparselab.engine.record import resolved
 
 log = logging.getLogger("sparselab")
 
@@ -34,7 +36,7 @@ def start(cfg: DictConfig, run_dir: Path, name: str):
         group=str(cfg.experiment_name),
         name=name,
         dir=str(run_dir),
-        config=OmegaConf.to_container(cfg, resolve=True),
+        config=resolved(cfg),     # the paper's settings for the other profiles are not this run's config
         reinit="finish_previous",
         settings=wandb.Settings(init_timeout=float(lcfg.get("init_timeout", 10)), console="off"),
     )
@@ -62,7 +64,7 @@ def _tensorboard(run_dir: Path):
 
 
 def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
-    """``log_fn``, ``lightning_logger_fn`` and ``callbacks_fn`` of the run's RunContext."""
+    """``log_fn`` and ``lightning_logger_fn`` of the run's RunContext."""
     backend = cfg.logger.get("backend", "wandb") if cfg.get("logger") is not None else "none"
     # a missing tensorboard package stops the run here, before any training
     made: list = [_tensorboard(run_dir)] if run is None and backend == "tensorboard" else []
@@ -85,15 +87,7 @@ def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
         elif backend == "tensorboard":
             lightning_logger().log_metrics(metrics, step=step or 0)
 
-    def callbacks():
-        if run is None and backend != "tensorboard":
-            return []
-        # imported here: the engine runs tasks without Lightning too (label proportions, multi-label)
-        from sparselab.training.media import ValidationMedia
-
-        return [ValidationMedia()]
-
-    return {"log_fn": log_fn, "lightning_logger_fn": lightning_logger, "callbacks_fn": callbacks}
+    return {"log_fn": log_fn, "lightning_logger_fn": lightning_logger}
 
 
 def log_record(ctx, run, rec: dict[str, Any]) -> None:

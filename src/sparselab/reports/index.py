@@ -135,27 +135,109 @@ def provenance_html(recs: Sequence[dict[str, Any]], runs: str | os.PathLike) -> 
     return "\n".join(parts)
 
 
+def planned_html() -> str:
+    """How many of the plan's jobs have a finished record ("" outside a pipeline run)."""
+    sel = selection()
+    if sel is None or not sel.planned:
+        return ""
+    missing = sel.planned - sel.finished
+    return (f"<p><strong>{sel.finished} of {sel.planned} planned jobs have a finished record</strong>"
+            + (f"; {missing} missing (shown as missing in the tables)" if missing else "") + ".</p>")
+
+
 def other_runs_html(runs: str | os.PathLike) -> str:
-    """How many of the plan's jobs have a record, and the finished records of the runs folder that are not
-    jobs of this report's plan (none enters a table)."""
-    sel, others = selection(), other_runs()
-    head = ""
-    if sel is not None and sel.planned:
-        missing = sel.planned - sel.finished
-        head = (f"<p><strong>{sel.finished} of {sel.planned} planned jobs have a finished record</strong>"
-                + (f"; {missing} missing (shown as missing in the tables)" if missing else "") + ".</p>")
+    """The finished records of the runs folder that are not jobs of this report's plan (none enters a table)."""
+    others = other_runs()
     if not others:
-        return head
+        return ""
     rows = [[relative_run(r["run_dir"], runs), r.get("experiment") or "", identity(r) or "",
              r.get("finished_at") or ""] for r in others]
-    return head + (f"<h3>Other runs in this folder ({len(rows)})</h3><p>Finished runs of these experiments whose job is "
+    return (f"<h3>Other runs in this folder ({len(rows)})</h3><p>Finished runs of these experiments whose job is "
             "not in this profile's plan (another sweep, another spelling of a config, a hand run). They are not "
             "used in any table.</p>" + html_table(["run directory", "experiment", "job", "finished"], rows))
 
 
+# ---------------------------------------------------------------- summary
+VERDICTS = ("does not hold", "holds", "untested")
+BULLET_VERDICT = re.compile(r"— \*\*(does not hold|holds|untested)\*\*")
+SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training steps, run to prove the pipeline "
+              "end to end. Its verdicts test the plumbing, not the paper: read the <code>cpu</code> or "
+              "<code>paper</code> report for the claims.</p>")
+
+
+def verdict_of(cell: str) -> str | None:
+    """The verdict a cell or a bullet's end states (``**holds**``, ``untested (why)``, ...), else None."""
+    text = cell.replace("*", "").strip().lower()
+    return next((v for v in VERDICTS if text.startswith(v)), None)
+
+
+def claim_verdicts(text: str) -> list[tuple[str, str]]:
+    """(claim, verdict) for each verdict a report's Markdown states: the rows of a table whose first column is the
+    claim and which has a ``verdict`` column, and each ``— **verdict**`` in the bullets under a bold claim line."""
+    out, header, claim = [], None, None
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if header is None:
+                header = [c.lower() for c in cells]
+            elif header[0].startswith("claim") and "verdict" in header and not set(line) <= set("|-: "):
+                verdict = verdict_of(cells[header.index("verdict")])
+                out += [(cells[0], verdict)] if verdict else []
+            continue
+        header = None
+        if line.startswith("**"):
+            claim = line[2:].split("**", 1)[0]
+        elif line.startswith("- ") and claim:
+            out += [(claim, v) for v in BULLET_VERDICT.findall(line)]
+        elif line.strip():
+            claim = None
+    return out
+
+
+def verdict_cell(counts: dict[str, int]) -> str:
+    """``holds`` for one case; ``holds ×6, does not hold ×4`` for a claim checked on several."""
+    return ", ".join(f"{v} ×{n}" if len(counts) > 1 or n > 1 else v for v, n in counts.items())
+
+
+def summary_html(items: Sequence[tuple[str, str, str]], out_dir: Path, profile: str | None) -> str:
+    """The top of the index: the smoke caveat, how many planned jobs were found, and each claim's verdicts with
+    the artefact that states them (a claim repeated by a later artefact is listed once)."""
+    esc = html.escape
+    by_claim: dict[str, dict[str, int]] = {}
+    where: dict[str, tuple[int, str]] = {}
+    for i, (name, rel, _) in enumerate(items):
+        if not rel.endswith(".md"):
+            continue
+        found = claim_verdicts((out_dir / rel).read_text(encoding="utf-8"))
+        for claim, verdict in found:
+            if where.setdefault(claim, (i, name))[0] == i:
+                counts = by_claim.setdefault(claim, {})
+                counts[verdict] = counts.get(verdict, 0) + 1
+    parts = ["<section id='summary'><h2>Summary</h2>"]
+    if profile == "smoke":
+        parts.append(SMOKE_NOTE)
+    parts.append(planned_html())
+    if by_claim:
+        total = {v: sum(c.get(v, 0) for c in by_claim.values()) for v in ("holds", "does not hold", "untested")}
+        parts.append(f"<p>{len(by_claim)} claims of the paper, checked by rules stated in their reports; verdicts "
+                     "(a claim checked on several cases counts each): "
+                     + ", ".join(f"{n} {v}" for v, n in total.items() if n) + ".</p>")
+        rows = "".join(f"<tr><td>{esc(claim)}</td><td>{esc(verdict_cell(c))}</td>"
+                       f"<td><a href='#a{where[claim][0]}'>{esc(where[claim][1])}</a></td></tr>"
+                       for claim, c in by_claim.items())
+        parts.append("<table><thead><tr><th>claim</th><th>verdict</th><th>where</th></tr></thead><tbody>"
+                     f"{rows}</tbody></table>")
+    else:
+        parts.append("<p>No claim has a verdict in these reports.</p>")
+    parts.append("</section>")
+    return "\n".join(p for p in parts if p)
+
+
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
-                recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None) -> Path:
-    """index.html: every report file of a pipeline rendered inline, with the provenance of its runs.
+                recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None,
+                profile: str | None = None) -> Path:
+    """index.html: a summary (:func:`summary_html`), then every report file of a pipeline rendered inline, with the
+    provenance of its runs.
 
     ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown. An item whose file is
     not in ``out_dir`` (a profile or an ``--only`` run that does not write it, a benchmark not run yet) gets no
@@ -167,10 +249,11 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
     absent = [(name, rel) for name, rel, _ in items if not (out_dir / rel).exists()]
     items = [item for item in items if (out_dir / item[1]).exists()]
     parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
-             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>"]
+             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>",
+             summary_html(items, out_dir, profile)]
     if notes:
         parts.append(f"<div class='notes'>{render_markdown(notes)}</div>")
-    parts.append("<nav><h2>Contents</h2><ul>")
+    parts.append("<nav><h2>Contents</h2><ul><li><a href='#summary'>Summary</a> — claims, verdicts, runs found</li>")
     for i, (name, rel, desc) in enumerate(items):
         parts.append(f"<li><a href='#a{i}'>{esc(name)}</a> — {esc(desc)} (<a href='{esc(rel)}'>{esc(rel)}</a>)</li>")
     parts.append("<li><a href='#provenance'>Provenance</a> — the runs behind these reports</li></ul>")
@@ -185,7 +268,8 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
         parts.append("</section>")
     parts.append("<section id='provenance'><h2>Provenance</h2>")
     parts.append(provenance_html(recs, runs))
-    parts.append(other_runs_html(runs))
+    others = other_runs_html(runs)
+    parts += [others] if others else []
     parts.append("</section></body></html>")
     path = out_dir / "index.html"
     path.write_text(scrub("\n".join(parts) + "\n", runs, html=True), encoding="utf-8")

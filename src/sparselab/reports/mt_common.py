@@ -2,7 +2,7 @@
 validation curves in one line, and the hypothesis / reference files copied beside the report so that the
 ``sacrebleu`` CLI reproduces each BLEU.
 
-Used by :mod:`.peters2019_mt` (LSTM NMT) and :mod:`.correia2019` (Transformer); both read the records that
+Used by :mod:`.peters2019.mt` (LSTM NMT) and :mod:`.correia2019` (Transformer); both read the records that
 :mod:`sparselab.tasks.translation` writes (``metrics.bleu`` / ``bleu_tok``, ``extra.test.files``,
 ``extra.extra_test.<set>``, ``extra.history``).
 """
@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, Result
 
-from . import figures
-from .tables import NONE
+from sparselab import plots
+from .tables import NONE, NOT_RUN
 
 BLEU_DIR = "bleu_files"
 
@@ -107,7 +107,7 @@ def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict
     direction: the evidence of how close each run got to convergence (a curve still rising at its last point was
     stopped by the step cap, not by the data)."""
     pairs = sorted({pair_of(r) for r in recs}) or ["(no runs)"]
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, axes = plt.subplots(1, len(pairs), figsize=(5.5 * len(pairs), 4), squeeze=False)
     for ax, pair in zip(axes[0], pairs):
         for r in sorted((r for r in recs if pair_of(r) == pair), key=label):
@@ -119,7 +119,7 @@ def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=7)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
@@ -199,3 +199,41 @@ def paired_against_baseline(folder: Path, baseline: str,
     if len({(folder / f"{s}.ref.txt").read_bytes() for s in stems}) > 1:
         return "the runs' references differ: not comparable"
     return paired_bootstrap(folder / f"{baseline}.ref.txt", [folder / f"{s}.hyp.txt" for s in stems])
+
+
+def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
+    """None when the profile runs ``pair``; else the text of its cells: the plan's reason up to its first
+    parenthesis (the header gives it whole), or "not run in this profile"."""
+    if pair in opts.get("pairs", []):
+        return None
+    reason = (opts.get("not_run") or {}).get(pair)
+    return reason.split(" (")[0].strip() if reason else NOT_RUN
+
+
+def settings_rows(recs) -> list[list[Any]]:
+    """One row per direction run: corpora and sizes, BPE, validation schedule and stopping, from the configs."""
+    rows, seen = [], set()
+    for r in recs:
+        p = pair_of(r)
+        if p in seen:
+            continue
+        seen.add(p)
+        c, e = r["config"], r.get("extra", {})
+        d, tr, t = c["data"], c["trainer"], c["task"]
+        ps = d["pairs"][p]
+        sp = e.get("splits", {})
+        n = lambda role: f"{sp[role]['spec']} ({sp[role]['n']})" if role in sp else NONE  # noqa: E731
+        extras = ", ".join(f"{role.split(':', 1)[1]}: {n(role)}" for role in sorted(sp)
+                           if role.startswith("extra:")) or NONE
+        bpe = e.get("preprocessing", {}).get("bpe", {})
+        merges = bpe.get("merges_learned") or {}
+        learned = ", ".join(f"{k} {v}" for k, v in merges.items())
+        patience = t.get("early_stopping_patience")
+        delta, start = float(t.get("early_stopping_min_delta") or 0.0), float(t.get("early_stopping_start") or 0.0)
+        stop = (f"patience {patience} validations" + (f", improvement > {delta:g} points" if delta else "")
+                + (f", counted once more than {start:g} point(s) above the first validation" if start else "")
+                if patience is not None else "none (step cap)")
+        rows.append([p, e.get("corpus", NONE), n("train"), n("val"), n("test"), extras,
+                     f"{ps['bpe_merges']} {'joint' if ps['bpe_joint'] else 'separate'} (learned: {learned or '?'})",
+                     f"every {tr.get('val_check_interval')} steps", tr.get("max_steps"), stop])
+    return rows

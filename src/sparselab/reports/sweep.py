@@ -11,8 +11,8 @@ and writes to ``--out`` (default ``<runs folder>/sweep``). Point it at a folder 
   than the seed that differ inside a group (pooled); runs that failed, are still running (or were killed),
   and points of the grid (the swept values × seeds) with no record at all;
 - ``sweep.csv``: the same numbers at full precision;
-- ``<metric>.png``: the metric against the first ``--by`` key, one line per value of the other keys,
-  error bars of one std and each run as a dot.
+- ``<metric>.png``: the metric against the first ``--by`` key, one line per value of the other keys, error bars
+  of one std and each run as a dot (none for a metric with the same value in every run: ``sweep.md`` names it).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from typing import Any, Sequence
 import pandas as pd
 
 from sparselab.engine import record
-from sparselab.reports import figures
+from sparselab import plots
 from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
 
@@ -179,6 +179,12 @@ def not_finished(sweep: Sweep) -> list[list[str]]:
     return rows
 
 
+def constant(sweep: Sweep, metric: str) -> bool:
+    """True when two or more finished runs have ``metric`` and all the same value (a flat line: not plotted)."""
+    vals = [r["metrics"][metric] for key in sweep.groups for r in sweep.finished(key) if metric in r["metrics"]]
+    return len(vals) > 1 and len(set(vals)) == 1
+
+
 def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     n_fin = sum(r["status"] == "finished" for r in sweep.runs)
     lines = [f"# Sweep over {', '.join(sweep.by)}", "",
@@ -189,6 +195,9 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     if pool:
         lines += ["Rows pool runs that also differ in: " + "; ".join(
             f"`{k}` ({', '.join(map(str, v))})" for k, v in pool.items()) + " — add `--by` to split them.", ""]
+    flat = [m for m in sweep.metrics if constant(sweep, m)]
+    if flat:
+        lines += ["The same in every finished run, so not plotted: " + ", ".join(f"`{m}`" for m in flat) + ".", ""]
     header = [*sweep.by, "n", *sweep.metrics]
     # the --by values from the group keys, not from the frame, whose rows turn ints into floats
     rows = [[*map(_md, key), int(row["n"]),
@@ -204,7 +213,7 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
 def plot(sweep: Sweep, metric: str, path: Path) -> Path:
     """``metric`` against the first --by key (numeric axis when every value is a number), one line per
     value of the other --by keys: mean with a one-std error bar, and each finished run as a dot."""
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     xs = sorted({k[0] for k in sweep.groups}, key=_order)
     numeric = all(_is_number(x) for x in xs)
     pos = {x: (x if numeric else i) for i, x in enumerate(xs)}
@@ -233,7 +242,7 @@ def plot(sweep: Sweep, metric: str, path: Path) -> Path:
     if len(lines) > 1:
         ax.legend(fontsize="small")
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:
@@ -243,7 +252,7 @@ def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:
     md.write_text(markdown(sweep, table, folder), encoding="utf-8")
     csv = out / "sweep.csv"
     table.to_csv(csv, index=False)
-    pngs = [plot(sweep, m, out / f"{m.replace('/', '_')}.png") for m in sweep.metrics]
+    pngs = [plot(sweep, m, out / f"{m.replace('/', '_')}.png") for m in sweep.metrics if not constant(sweep, m)]
     return [md, csv, *pngs]
 
 

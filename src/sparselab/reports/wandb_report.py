@@ -15,7 +15,7 @@ plot what the runs log, one key per quantity: Lightning logs ``train_loss``, ``v
 ``bleu_tok``, ``attn_support``, ``mse``, ``micro_f1`` ...) and its example tables (``examples/inflection``,
 ``examples/autocomplete``, ``examples/snli_attention``, ``label_proportions/per_seed``) and the SNLI attention
 figure (``attention/examples``) at the end (``sparselab.engine.media``); at every validation
-:class:`sparselab.training.media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
+:class:`sparselab.training.validation_media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
 ``attn_support_hist``, ``out_support_hist``, ``attended_words_hist``), the attention maps of fixed validation
 sentences (``attention/maps``) and a learned attention α (``alpha/attention.normalizer``); the Correia task logs
 ``js/<kind>/l<layer>`` and ``density/<kind>/l<layer>``
@@ -295,9 +295,10 @@ def outline(report: wr.Report, profile: str) -> str:
     lines = [f"# W&B report: {report.title}", "",
              f"Project `{report.entity or '<default entity>'}/{report.project}`. {report.description}. This is the "
              "offline outline of the report; `WANDB_MODE=online` with an API key saves it to W&B "
-             f"(`python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline runs "
-             "are synced (`wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last column names "
-             "each panel's logged keys: history (logged over steps), summary (a run's final metrics), config.", ""]
+             f"(`.venv/bin/python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline "
+             "runs are synced (`.venv/bin/wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last "
+             "column names each panel's logged keys: history (logged over steps), summary (a run's final metrics), "
+             "config.", ""]
     for b in report.blocks:
         if isinstance(b, (wr.H1, wr.H2)):
             lines += [f"{'##' if isinstance(b, wr.H1) else '###'} {b.text}", ""]

@@ -12,7 +12,7 @@ whose normaliser module ``task.normalizers[variant]`` is instantiated with Hydra
   pairs and the dev pairs listed in ``task.examples.dev_pair_ids``; drawn as a heatmap that is saved in the
   run directory and logged to W&B as an image.
 
-The L2 penalty is chosen across jobs by the report (``sparselab.reports.martins2016_snli``), by dev accuracy.
+The L2 penalty is chosen across jobs by the report (``sparselab.reports.martins2016.snli``), by dev accuracy.
 The record's ``extra`` holds what the report header needs: pair counts, the dropped "-" pairs, the
 out-of-vocabulary rates and the vectors used.
 """
@@ -85,13 +85,12 @@ def log_heatmap(ctx: RunContext, examples: list[dict], variant: str) -> None:
     """The examples' attention as one figure, saved in the run dir (the engine logs it: engine.media)."""
     if not examples or examples[0]["weights"] is None:
         return
-    from sparselab.reports import figures
-    from sparselab.reports.martins2016_snli import heatmap_figure
+    from sparselab import plots
 
     panels = [(f"{e['split']} {e['pair_id']}: {' '.join(e['hypothesis'])} [gold {e['gold']}, pred {e['pred']}]",
                e["premise"], {variant: e["weights"]}) for e in examples]
-    fig = heatmap_figure(panels, f"attention over the premise ({variant})")
-    figures.save(fig, ctx.path(HEATMAP), dpi=90)
+    fig = plots.heatmap_figure(panels, f"attention over the premise ({variant})")
+    plots.save(fig, ctx.path(HEATMAP), dpi=90)
 
 
 def learned_alpha(model) -> float | None:

@@ -151,6 +151,7 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     from lightning.pytorch.callbacks import ModelCheckpoint
 
     from sparselab.engine.trainer import ValidateOnLastStep, make_trainer
+    from sparselab.training import validation_media
 
     run_dir = Path(ctx.run_dir)
     ckpt_dir = run_dir / CHECKPOINTS
@@ -176,7 +177,8 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     if hasattr(train_dl, "state_dict") and hasattr(train_dl, "load_state_dict"):
         callbacks = [_LoaderState(train_dl), *callbacks]
     # Lightning orders checkpoint callbacks last, in this order: last.ckpt then holds the best one's new state
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=[*selection, last, ValidateOnLastStep(), resumed, *callbacks],
+    callbacks = [*selection, last, ValidateOnLastStep(), resumed, *callbacks, *validation_media.for_run(ctx)]
+    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks,
                            train_batches=len(train_dl), **{"num_sanity_val_steps": 0, **trainer_overrides})
     # Lightning keeps each submodule's train/eval mode as it finds it at fit start (and restores it after every
     # validation), so a model left in eval mode by an analysis before fit (the Transformer's step-0 head

@@ -5,13 +5,13 @@
              test sets, each run's convergence, the hypothesis / reference files (``bleu_files/``) and, beyond the
              paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``) — ``table1_bleu.md``;
 * Figures 2–6, attention maps, learning curves and the numbers behind them, with a computed statement per claim
-             of the paper (:mod:`.correia2019_analysis`) — ``analysis.md`` and the PNGs;
-* §5.2 head roles (:mod:`.correia2019_heads`) — ``head_roles.md``;
+             of the paper (:mod:`.analysis`) — ``analysis.md`` and the PNGs;
+* §5.2 head roles (:mod:`.heads`) — ``head_roles.md``;
 * training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py`` (listed when present);
   the runs' own tokens/s are not reported (jobs shared the machine);
-* the W&B report outline (:mod:`.wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
+* the W&B report outline (:mod:`..wandb_report`) — ``wandb_report.md``; ``index.html`` and ``runs.jsonl``.
 
-Each report is built in four steps: load the records (:mod:`.correia2019_runs`), compute the cells, format the
+Each report is built in four steps: load the records (:mod:`.runs`), compute the cells, format the
 text, write the file. Paper numbers come from ``papers.yaml`` only, in labelled reference columns.
 """
 from __future__ import annotations
@@ -21,19 +21,18 @@ from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
 
-from . import correia2019_analysis as analysis
-from . import correia2019_claims as claims
-from . import correia2019_heads as heads
-from . import mt_common
-from .correia2019_runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1, TABLE1_VARIANTS, analysed, by_key,
-                               collect, committed, pair_status, seed_of, split, variant_of, write_extras)
-from .index import write_configs, write_index
-from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, values
-from .numbers import pick
-from .peters2019_mt import settings_rows
-from .records import relative_run, runs_root, scrub
-from .reference import reference
-from .tables import MISSING, NONE, md_table
+from . import analysis
+from . import claims
+from . import heads
+from .. import mt_common
+from .runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1, TABLE1_VARIANTS, analysed, by_key, collect,
+                   committed, seed_of, split, variant_of, write_extras)
+from ..index import write_configs, write_index
+from ..mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
+from ..numbers import pick
+from ..records import relative_run, runs_root, scrub
+from ..reference import reference
+from ..tables import MISSING, NONE, md_table
 
 ARTIFACTS = [
     ("Table 1 (BLEU)", "table1_bleu.md",
@@ -98,7 +97,7 @@ def paper_profile_config() -> Mapping[str, Any] | None:
     """The ``paper`` profile's Table 1 job config (composed from ``conf/``), or None where it cannot be composed."""
     from omegaconf import OmegaConf
 
-    from .profile_diff import compose
+    from ..profile_diff import compose
     try:
         c = compose(TABLE1, "paper")
         # only the groups the rule reads (the hydra node needs a running job to resolve)
@@ -462,7 +461,7 @@ def bleu_file_stem(rec, set_name: str) -> str:
 # ---------------------------------------------------------------- all reports
 def write_wandb_outline(out: Path, profile: str) -> Path:
     """The W&B report's outline (offline it cannot be saved: ``python -m sparselab.reports.wandb_report``)."""
-    from . import wandb_report
+    from .. import wandb_report
 
     path = Path(out) / "wandb_report.md"
     path.write_text(wandb_report.outline(wandb_report.build(PAPER, profile), profile) + "\n", encoding="utf-8")
@@ -510,7 +509,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     write_extras(out, [*recs, *others], runs)
     note = "; ".join(reductions(profile, options, recs, ref))
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
-                index_items(out), recs, notes=note, runs=runs)
+                index_items(out), recs, notes=note, runs=runs, profile=profile)
     return recs
 
 

@@ -1,8 +1,8 @@
 """Figures 2–6 of Correia, Niculae & Martins (2019) from the run records, the numbers behind them
 (``analysis.md``), every head's α at step 0 and at the end, and one verdict per claim of §5 by the stated rules of
-:mod:`.correia2019_claims`.
+:mod:`.claims`.
 
-The figures and analyses use the runs of one direction (:func:`.correia2019_runs.figure_pair`, de-en): the records
+The figures and analyses use the runs of one direction (:func:`.runs.figure_pair`, de-en): the records
 hold the learned α's (``extra.learned_alpha``), their trajectories (``extra.alpha_trajectory``) and the head
 statistics on the validation set (``extra.heads``: density per head, JS per layer, example attention maps).
 Several seeds: α's and densities are pooled over seeds, JS is averaged; trajectories, sorted densities and
@@ -19,11 +19,11 @@ import numpy as np
 
 from sparselab.analysis.heads import KINDS
 
-from . import correia2019_figures as draw
-from . import mt_common
-from .correia2019_runs import LABELS, SPARSE, analysed, figure_pair, seed_of, variant_of
-from .mt_common import curve_summary, pair_of
-from .tables import NONE, md_table
+from . import figures as draw
+from .. import mt_common
+from .runs import LABELS, SPARSE, analysed, figure_pair, seed_of, variant_of
+from ..mt_common import curve_summary, pair_of
+from ..tables import NONE, md_table
 
 KIND_NAMES = draw.TITLES
 TOL = 0.01            # a change of α smaller than this counts as no change (trajectory claim)
@@ -296,6 +296,6 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
     text += md_table(["direction", "attention", "seed", "first → best (step) → last"],
                      [[pair_of(r), LABELS[variant_of(r)], seed_of(r), curve_summary(r["extra"].get("history", []))]
                       for r in recs]) if recs else "No runs.\n"
-    return text  # correia2019.write_reports appends the per-head α table and the claims (correia2019_claims)
+    return text  # report.write_reports appends the per-head α table and the claims (claims.py)
 
 

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from sparselab.analysis.heads import KINDS
-from sparselab.reports import figures
+from sparselab import plots
 
 TITLES = {"enc_self": "encoder self-attention", "dec_self": "decoder self-attention", "context": "context attention"}
 
@@ -32,7 +32,7 @@ def _kinds(*dicts: Mapping) -> list[str]:
 
 
 def _panels(n: int, width: float = 4.5, height: float = 3.5):
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, axes = plt.subplots(1, max(1, n), figsize=(width * max(1, n), height), squeeze=False)
     return fig, axes[0]
 
@@ -48,7 +48,7 @@ def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None
     for site in sites:
         by_kind.setdefault(site.split("/")[0], []).append(site)
     kinds = _kinds(by_kind)
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, axes = _panels(len(kinds))
     for ax, kind in zip(axes, kinds):
         layers = sorted(by_kind[kind], key=lambda s: int(s.split("/l")[-1]))
@@ -62,7 +62,7 @@ def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def alpha_histograms(alphas: Mapping[str, Sequence[float]], path: Path, bins: int = 20) -> Path:
@@ -73,7 +73,7 @@ def alpha_histograms(alphas: Mapping[str, Sequence[float]], path: Path, bins: in
         ax.hist(alphas[kind], bins=bins, range=(1.0, 2.0), color="tab:blue", edgecolor="white")
         ax.set(title=TITLES[kind], xlabel="learned α", ylabel="heads")
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def density_histograms(densities: Mapping[str, Mapping[str, Sequence[float]]], path: Path, bins: int = 20) -> Path:
@@ -87,14 +87,14 @@ def density_histograms(densities: Mapping[str, Mapping[str, Sequence[float]]], p
         ax.set(title=TITLES[kind], xlabel="head density (share of nonzero weights)", ylabel="heads")
         ax.legend(fontsize=8)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
     """``densities``: ``{model label: {kind: {layer: [density per head]}}}``. Per layer the heads are sorted;
     line r joins the r-th sparsest head of every layer, so the spread of the lines is the spread within layers."""
     kinds = _kinds(*densities.values())
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, axes = _panels(len(kinds))
     colors = dict(zip(densities, plt.cm.tab10.colors))
     for ax, kind in zip(axes, kinds):
@@ -109,7 +109,7 @@ def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -
         ax.set(title=TITLES[kind], xlabel="layer", ylabel="head density", ylim=(-0.02, 1.02))
         ax.legend(fontsize=8)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
@@ -125,7 +125,7 @@ def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
         ax.set(title=TITLES[kind], xlabel="layer", ylabel="JS head diversity")
         ax.legend(fontsize=8)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)
 
 
 def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: Sequence[str],
@@ -139,7 +139,7 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
     ncols = min(ncols, H)
     nrows = -(-H // ncols)
     side = 0.2 * max(len(query_tokens), len(key_tokens)) + 0.8   # inches per panel; labels only on the outer ones
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows), squeeze=False)
     cmap = plt.cm.OrRd.copy()
     cmap.set_bad("white")
@@ -157,4 +157,4 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    return figures.save(fig, path)
+    return plots.save(fig, path)

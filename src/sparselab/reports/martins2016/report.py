@@ -7,7 +7,7 @@
              the softmax and sparsemax losses on synthetic documents, against the average document
              length, for K in {10, 50} labels and uniform / random mixtures;
 * Table 3, Table 4 – SNLI with no / logistic / soft / sparse attention (and 1.5-entmax, learned α):
-             accuracy, attention examples and heatmaps (built by :mod:`.martins2016_snli`).
+             accuracy, attention examples and heatmaps (built by :mod:`.snli`).
 
 Each report is built in four steps: load the records, compute the cells, format the text, write the
 file. Every number comes from a run record of the sweeps ``martins2016/table2_multilabel``,
@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import figures
-from . import martins2016_claims as claims
-from . import martins2016_snli as snli
-from .profile_diff import profile_lines
-from .index import write_configs, write_index
-from .numbers import pick
-from .records import data_relative, load
-from .reference import reference
-from .tables import NONE, best_keys, bold, md_table, pct
+from sparselab import plots
+from . import claims
+from . import snli
+from ..profile_diff import profile_lines
+from ..index import write_configs, write_index
+from ..numbers import pick
+from ..records import load
+from ..reference import reference
+from ..tables import NONE, best_keys, bold, md_table, pct
 
 PAPER = "martins2016"
 LOSSES = ("logistic", "softmax", "sparsemax")
@@ -58,17 +58,19 @@ def profile_header(profile: str, recs: list[dict], title: str) -> list[str]:
 
 
 def reuters_status(root: str | os.PathLike | None = None) -> str:
-    """The MissingDataError message for the paper's Reuters set (the sweep does not run it),
-    with the data root named ``<data root>``."""
-    from sparselab.data import mulan
+    """Why the paper's Reuters set has no row (the sweep does not run it), with the data root named ``<data root>``:
+    where it was looked for and the registry's note. No fetch command is named: the registry has no files for it,
+    so ``fetch`` refuses it."""
+    from sparselab.data import mulan, registry
     from sparselab.data.errors import MissingDataError
     from sparselab.data.root import data_root
 
     root = data_root() if root is None else Path(root)
     try:
         mulan.load(UNAVAILABLE, root)
-    except MissingDataError as err:
-        return data_relative(str(err), root)
+    except MissingDataError:
+        return (f"dataset '{UNAVAILABLE}' not found: expected <data root>/{mulan.UNAVAILABLE[UNAVAILABLE]}; "
+                f"{registry.DATASETS[UNAVAILABLE]['note']}")
     return "available (unexpected)"
 
 
@@ -158,9 +160,9 @@ def table2_f1_cells(by, datasets: list[str], notes: Mapping[str, str]) -> F1Cell
     cells_all = cells_paper = 0
     for d in datasets:
         if d == UNAVAILABLE:
-            rows.append([f"{d} (paper)"] + ["data not available here"] + [""] * (2 * len(LOSSES) - 1))
+            rows.append([f"{d} (dataset of the paper)"] + ["data not available here"] + [""] * (2 * len(LOSSES) - 1))
             continue
-        row = [d + (" (paper)" if d in PAPER_SETS else " (extra)")]
+        row = [d + (" (dataset of the paper)" if d in PAPER_SETS else " (extra dataset)")]
         for metric in ("micro_f1", "macro_f1"):
             vals = {l: by[(d, l)]["metrics"][metric] for l in LOSSES if (d, l) in by}
             best = best_keys(vals)
@@ -418,7 +420,7 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
 
 def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
     Ks, mixtures, lengths = figure3_axes(data)
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     panels = [(mix, K) for mix in mixtures for K in Ks]
     fig, axes = plt.subplots(2, max(1, len(panels)), figsize=(3.6 * max(1, len(panels)), 6.2), squeeze=False)
     colors = {"softmax": "tab:blue", "sparsemax": "tab:red"}
@@ -441,7 +443,7 @@ def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
     fig.suptitle(f"Label proportions (Martins & Astudillo 2016, Fig. 3) — profile {profile}, error bars: std over seeds",
                  fontsize=10)
     fig.tight_layout()
-    return figures.save(fig, path, dpi=110)
+    return plots.save(fig, path, dpi=110)
 
 
 def write_figure3(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = None) -> tuple[list[dict], list[str]]:
@@ -462,7 +464,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     ``options["only"]`` (the pipeline's ``--only``) naming just the SNLI experiment rewrites the SNLI reports only
     (their records in ``runs_snli.jsonl``): the Table 2 / Figure 3 files and their ``runs.jsonl`` are left as an
     earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records."""
-    from .records import runs_root
+    from ..records import runs_root
 
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
@@ -474,7 +476,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
                  f"unchanged by this one (`--only {snli.T3}`); their runs' configs, hashes and metrics are "
                  f"in `runs.jsonl`. {snli_red}")
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
-        write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs)
+        write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs,
+                    profile=profile)
         return recs4
     recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
     recs3, red3 = write_figure3(profile, out, runs, ref)
@@ -483,7 +486,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     Path(out, SNLI_RUNS).unlink(missing_ok=True)          # runs.jsonl now holds the SNLI runs too
     notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
              f"Figure 3: {'; '.join(red3) if red3 else 'none'}. {snli_red}")
-    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs)
+    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
+                profile=profile)
     return recs
 
 

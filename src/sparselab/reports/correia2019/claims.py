@@ -15,7 +15,7 @@ recorded step from step 0, ``extra.alpha_trajectory``, and the head statistics o
 * **Bimodality of α per attention type** (Figure 3: bimodal in encoder self-attention, unimodal in context and
   decoder self-attention): the bimodality coefficient BC at the end against a :data:`BOOT`-resample bootstrap
   95 % interval of BC over the heads at step 0. Untested when BC at the end lies in that interval; else holds when
-  the shape (:func:`.correia2019_analysis.is_bimodal`) is the paper's.
+  the shape (:func:`.analysis.is_bimodal`) is the paper's.
 * **Table 1** ("sparse attention costs no BLEU"): sacrebleu's paired bootstrap of each sparse model against
   softmax per seed, with the seed spread where there are 2+ seeds (:func:`table1_verdicts`).
 * **JS head diversity** (Figure 6: higher than softmax for both sparse models, peaking in the middle layers of
@@ -51,10 +51,10 @@ import numpy as np
 from sparselab.analysis.head_roles import positional_heads
 from sparselab.analysis.heads import KINDS
 
-from . import correia2019_analysis as ana
-from . import mt_common
-from .correia2019_runs import LABELS, PAIRS, SPARSE, by_key, seed_of
-from .tables import NONE, md_table
+from . import analysis as ana
+from .. import mt_common
+from .runs import LABELS, PAIRS, SPARSE, by_key, seed_of
+from ..tables import NONE, md_table
 
 MOVE_FRACTION = 0.5      # τ = this × std over heads of α at step 0 ...
 MIN_TAU = 0.01           # ... but at least this (heads started alike: std 0)
@@ -449,7 +449,7 @@ def per_head_section(runs: Mapping[str, list[dict]]) -> str:
 
 
 def claims_section(runs: Mapping[str, list[dict]], ref: Mapping[str, Any], table1: str = "") -> str:
-    """One verdict per claim of §5, by the rules of :mod:`.correia2019_claims` (stated in the text)."""
+    """One verdict per claim of §5, by the rules of :mod:`.claims` (stated in the text)."""
 
     traj = [trajectory_line(seed_of(r), trajectory_verdict(
         r["extra"].get("alpha_trajectory", {}).get("history") or [])) for r in runs.get("alpha_entmax", [])]
@@ -457,7 +457,7 @@ def claims_section(runs: Mapping[str, list[dict]], ref: Mapping[str, Any], table
             f"\"{ref.get('reported_summary', NONE)}\"\n\nEach claim: **holds**, **does not hold** or **untested** "
             "(the data lack what it needs, or the statistic at the end lies within its spread at step 0, the "
             "untrained model: then the shape is the initialisation's). The rules, in short (in full: "
-            "`sparselab.reports.correia2019_claims`): α moved = left α₀ ± τ, τ = "
+            "`sparselab.reports.correia2019.claims`): α moved = left α₀ ± τ, τ = "
             f"{MOVE_FRACTION} × std of α over heads at step 0; spreads at step 0 = {BOOT}-resample "
             "bootstrap 95 % intervals over heads; JS changes below "
             f"{JS_TOL} count as none; near-dense head = density ≥ {DENSE}, a mode of them ≥ {100 * DENSE_MODE:.1f} % of "

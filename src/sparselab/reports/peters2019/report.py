@@ -21,13 +21,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import figures, peters2019_claims, peters2019_mt
-from .peters2019_claims import best_key
-from .index import write_configs, write_index
-from .numbers import pick
-from .records import load, runs_root
-from .reference import reference, table_cell
-from .tables import MISSING, NONE, NOT_RUN, delta, lr_schedule, md_table, seed_mean
+from sparselab import plots
+from . import claims, mt
+from .claims import best_key
+from ..index import write_configs, write_index
+from ..numbers import pick
+from ..records import load, runs_root
+from ..reference import reference, table_cell
+from ..tables import MISSING, NONE, NOT_RUN, delta, lr_schedule, md_table, seed_mean
 
 NOT_RECORDED = "not recorded"
 
@@ -48,9 +49,9 @@ ARTIFACTS = [
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
     ("Claims", "claims.md", "each claim of the paper: holds / does not hold / untested, with numbers and rule"),
-    *peters2019_mt.ARTIFACTS,
+    *mt.ARTIFACTS,
 ]
-INFLECTION_ARTIFACTS = [a for a in ARTIFACTS if a not in peters2019_mt.ARTIFACTS]
+INFLECTION_ARTIFACTS = [a for a in ARTIFACTS if a not in mt.ARTIFACTS]
 
 Config = tuple[float, float]            # (output α, attention α)
 
@@ -461,7 +462,7 @@ def write_per_language_csv(path: Path, train, ens) -> Path:
 
 # ---------------------------------------------------------------- figures
 def plot_accuracy_by_alpha(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     settings = settings_run(options)
     fig, axes = plt.subplots(1, len(settings), figsize=(5 * len(settings), 4), squeeze=False)
     for ax, s in zip(axes[0], settings):
@@ -475,7 +476,7 @@ def plot_accuracy_by_alpha(path: Path, profile: str, options: Mapping[str, Any],
         ax.set_xticks(list(ALPHAS))
         ax.legend()
     fig.tight_layout()
-    return figures.save(fig, path, dpi=100)
+    return plots.save(fig, path, dpi=100)
 
 
 def support_histogram(g: Mapping[Config, list[dict]], a: float) -> dict[int, int]:
@@ -489,7 +490,7 @@ def support_histogram(g: Mapping[Config, list[dict]], a: float) -> dict[int, int
 
 
 def plot_support_histogram(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     s = settings_run(options)[-1]
     g = by_config(train[s])
@@ -506,12 +507,12 @@ def plot_support_histogram(path: Path, profile: str, options: Mapping[str, Any],
     ax.set_title(f"support size, {s} setting, all attention α ({profile})")
     ax.legend()
     fig.tight_layout()
-    return figures.save(fig, path, dpi=100)
+    return plots.save(fig, path, dpi=100)
 
 
 def plot_learning_curves(path: Path, profile: str, options: Mapping[str, Any], train) -> Path:
     """Dev accuracy at every validation against epoch: colour = output α, line style = attention α."""
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     settings = settings_run(options)
     fig, axes = plt.subplots(1, len(settings), figsize=(6 * len(settings), 4.5), squeeze=False)
     colours = dict(zip(ALPHAS, ("tab:blue", "tab:orange", "tab:green")))
@@ -529,7 +530,7 @@ def plot_learning_curves(path: Path, profile: str, options: Mapping[str, Any], t
         ax.set_title(f"learning curves, {s} setting ({profile})")
         ax.legend(fontsize=7)
     fig.tight_layout()
-    return figures.save(fig, path, dpi=100)
+    return plots.save(fig, path, dpi=100)
 
 
 # ---------------------------------------------------------------- all reports
@@ -543,30 +544,30 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
-    mt_only = bool(options.get("mt")) and list(options.get("only") or []) == [peters2019_mt.EXPERIMENT]
+    mt_only = bool(options.get("mt")) and list(options.get("only") or []) == [mt.EXPERIMENT]
     train, ens = collect(runs, profile)
     baseline = collect_baseline(runs, profile) if options.get("baseline") else None
     recs = [r for s in SETTINGS for r in train[s] + ens[s] + (baseline or {}).get(s, [])]
     if mt_only:
         note = ("report files from an earlier run of the pipeline, unchanged by this one (`--only "
-                f"{peters2019_mt.EXPERIMENT}`); the configs, hashes and metrics of their runs are in `runs.jsonl`")
+                f"{mt.EXPERIMENT}`); the configs, hashes and metrics of their runs are in `runs.jsonl`")
     else:
         write_inflection(profile, out, options, runs, ref, train, ens, baseline, recs)
         note = "; ".join(reductions(profile, options, trained(train)))
     items, title = INFLECTION_ARTIFACTS, "inflection"
     mt_recs = []
     if options.get("mt"):             # the plan runs the MT experiments too (issue 9)
-        mt_recs = peters2019_mt.write_reports(profile, out, options, runs, ref)
+        mt_recs = mt.write_reports(profile, out, options, runs, ref)
         items, title = ARTIFACTS, "inflection and machine translation"
-        note = f"Inflection: {note}\n\n{peters2019_mt.notes(profile, options, mt_recs)}"
+        note = f"Inflection: {note}\n\n{mt.notes(profile, options, mt_recs)}"
     if not mt_only:                   # the claims need the inflection records too
         groups = {s: by_config(train[s]) for s in settings_run(options)}
         ensembles = {s: by_config(ens[s]) for s in settings_run(options)} if options.get("ensemble") else None
-        pvalues = peters2019_claims.bootstrap_pvalues(out, mt_recs) if options.get("mt") else None
-        (out / "claims.md").write_text(peters2019_claims.claims_text(
+        pvalues = claims.bootstrap_pvalues(out, mt_recs) if options.get("mt") else None
+        (out / "claims.md").write_text(claims.claims_text(
             profile, groups, mt_recs if options.get("mt") else None, ref, ensembles, pvalues))
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
-                notes=note, runs=runs)
+                notes=note, runs=runs, profile=profile)
     return recs + mt_recs
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from statistics import mean, stdev
 from typing import Mapping, Sequence
 
-from .tables import md_table
+from ..tables import md_table
 
 HOLDS, FAILS = "holds", "does not hold"
 COMPARABLE_POINTS = 3.0      # Table 2: each loss's mean gap to the best loss, in F1 points

@@ -5,7 +5,7 @@
              accuracy (mean ± standard error over seeds at that L2), the mean number of premise words with nonzero
              attention on test, the learned α; the dev accuracy of every L2; a paired per-seed comparison of
              every pair of variants; the paper's ordering (soft ≈ sparse > no attention, logistic) checked by a
-             stated rule (:mod:`.martins2016_claims`);
+             stated rule (:mod:`.claims`);
 * Table 4 -- for a few pairs (the first test pairs and the listed dev pairs), each variant's prediction and the
              premise words it attends to with their weights (every nonzero word for the sparse mappings);
 * heatmaps -- the same pairs, one panel each, one row per attention variant.
@@ -21,12 +21,12 @@ from pathlib import Path
 from statistics import mean, stdev
 from typing import Any, Mapping, Sequence
 
-from . import figures
-from . import martins2016_claims as claims
-from .numbers import pick
-from .profile_diff import profile_lines
-from .records import load
-from .tables import NONE, md_table
+from sparselab import plots
+from . import claims
+from ..numbers import pick
+from ..profile_diff import profile_lines
+from ..records import load
+from ..tables import NONE, md_table
 
 PAPER = "martins2016"
 T3 = f"{PAPER}/table3_snli"
@@ -330,40 +330,6 @@ def table4_text(profile: str, runs: Mapping[str, dict], res: Mapping[str, Varian
 
 
 # ---------------------------------------------------------------- heatmaps
-def heatmap_figure(panels: Sequence[tuple[str, Sequence[str], Mapping[str, Sequence[float]]]], title: str):
-    """One heatmap per panel ``(title, premise words, {row label: weights})``: rows are attention variants (or
-    runs), columns premise words, colour the weight in [0, 1]; nonzero weights are written in their cells, so
-    a zero (a word a sparse mapping left out) is an empty white cell."""
-    import numpy as np
-
-    plt = figures.pyplot()
-    width = max(len(words) for _, words, _ in panels)
-    heights = [max(1, len(rows)) * 0.32 + 1.3 for _, _, rows in panels]
-    fig, axes = plt.subplots(len(panels), 1, squeeze=False, layout="constrained",
-                             figsize=(max(6.0, 0.55 * width + 2.0), sum(heights) + 0.4),
-                             gridspec_kw={"height_ratios": heights})
-    cmap = plt.get_cmap("Blues").with_extremes(bad="white")
-    im = None
-    for ax, (name, words, rows) in zip(axes[:, 0], panels):
-        mat = np.full((max(1, len(rows)), width), np.nan)
-        for i, w in enumerate(rows.values()):
-            mat[i, : len(w)] = w
-        im = ax.imshow(np.where(mat > 0, mat, np.nan), cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
-        for (i, j), x in np.ndenumerate(mat):
-            if x > 0:
-                ax.text(j, i, f"{x:.2f}"[1:] if x < 1 else "1", ha="center", va="center", fontsize=6,
-                        color="white" if x > 0.6 else "black")
-        ax.set_xticks(range(len(words)))
-        ax.set_xticklabels(words, rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels(list(rows), fontsize=7)
-        ax.set_xlim(-0.5, width - 0.5)
-        ax.set_title(name if len(name) < 120 else name[:117] + "...", fontsize=7, loc="left")
-    fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.02, pad=0.01, label="attention weight")
-    fig.suptitle(title, fontsize=9)
-    return fig
-
-
 def write_heatmaps(runs: Mapping[str, dict], path: Path, profile: str) -> Path | None:
     examples = table4_examples(runs)
     if not examples:
@@ -372,9 +338,9 @@ def write_heatmaps(runs: Mapping[str, dict], path: Path, profile: str) -> Path |
              "learned": "learned α"}
     panels = [(f"{e['split']} {e['pair_id']} — H: {' '.join(e['hypothesis'])} (gold {e['gold']})", e["premise"],
                {short[v]: by_var[v]["weights"] for v in VARIANTS if v in by_var}) for e, by_var in examples]
-    fig = heatmap_figure(panels, f"SNLI attention over the premise (Martins & Astudillo 2016, Table 4 pairs) — "
+    fig = plots.heatmap_figure(panels, f"SNLI attention over the premise (Martins & Astudillo 2016, Table 4 pairs) — "
                                  f"profile {profile}")
-    return figures.save(fig, path, dpi=90)
+    return plots.save(fig, path, dpi=90)
 
 
 # ================================================================ write

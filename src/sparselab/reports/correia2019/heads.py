@@ -13,8 +13,8 @@ from typing import Any, Mapping, Sequence
 
 from sparselab.analysis.head_roles import positional_heads
 
-from .correia2019_runs import LABELS, analysed, figure_pair, seed_of
-from .tables import NONE, md_table
+from .runs import LABELS, analysed, figure_pair, seed_of
+from ..tables import NONE, md_table
 
 SELF = ("enc_self", "dec_self")
 SIDE = {"enc_self": "encoder self-attention (source)", "dec_self": "decoder self-attention (target)"}

@@ -23,9 +23,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from .mt_common import pair_of
-from .records import load, relative_run, scrub
-from .tables import NOT_RUN
+from ..mt_common import pair_of
+from ..records import load, relative_run, scrub
 
 PAPER = "correia2019"
 TABLE1 = "correia2019/table1_bleu"
@@ -96,15 +95,6 @@ def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
     for v in out.values():
         v.sort(key=seed_of)
     return dict(out)
-
-
-def pair_status(options: Mapping[str, Any], pair: str) -> str | None:
-    """None when the profile runs ``pair``; else the text of its cells (the plan's reason up to its first
-    parenthesis, the header gives it whole; else "not run in this profile")."""
-    if pair in options.get("pairs", []):
-        return None
-    reason = (options.get("not_run") or {}).get(pair)
-    return reason.split(" (")[0].strip() if reason else NOT_RUN
 
 
 def figure_pair(options: Mapping[str, Any], recs: Sequence[dict]) -> str | None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from statistics import mean
 from typing import Any, Mapping, Sequence
 
-from . import peters2019_mt as mt
-from .tables import md_table, seed_mean
+from . import mt
+from ..tables import md_table, seed_mean
 
 HOLDS, FAILS, INCONCLUSIVE = "holds", "does not hold", "inconclusive"
 ATTENTION_SPREAD_MAX = 3.0     # points; issue 20's acceptance rule for "attention α matters less"

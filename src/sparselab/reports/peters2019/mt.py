@@ -30,13 +30,15 @@ from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
 
-from . import figures, mt_common
-from .index import write_configs
-from .mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, run_sets, values  # noqa: F401 (re-exported)
-from .numbers import pick
-from .records import load, runs_root, scrub
-from .reference import reference
-from .tables import MISSING, NONE, NOT_RUN, lr_schedule, md_table
+from sparselab import plots
+from .. import mt_common
+from ..index import write_configs
+from ..mt_common import (BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, run_sets,  # noqa: F401 (re-exported)
+                         settings_rows, values)
+from ..numbers import pick
+from ..records import load, runs_root, scrub
+from ..reference import reference
+from ..tables import MISSING, NONE, NOT_RUN, lr_schedule, md_table
 
 PAPER = "peters2019"
 EXPERIMENT = "peters2019/table2_mt"
@@ -116,15 +118,6 @@ def mt_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return dict(options.get("mt") or {})
 
 
-def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
-    """None when the profile runs ``pair``; else the text of its cells: the plan's reason up to its first
-    parenthesis (the header gives it whole), or "not run in this profile"."""
-    if pair in opts.get("pairs", []):
-        return None
-    reason = (opts.get("not_run") or {}).get(pair)
-    return reason.split(" (")[0].strip() if reason else NOT_RUN
-
-
 def num(x: float | None) -> Any:
     """A reference value: integers without decimals (``17,993``), others as floats (two decimals)."""
     if x is None:
@@ -162,35 +155,6 @@ def paper_cell(ref, mapping: str, pair: str) -> str:
 # ---------------------------------------------------------------- header
 def first(n) -> str:
     return "all" if int(n) == 0 else f"first {int(n)}"
-
-
-def settings_rows(recs) -> list[list[Any]]:
-    """One row per direction run: corpora and sizes, BPE, validation schedule and stopping, from the configs."""
-    rows, seen = [], set()
-    for r in recs:
-        p = pair_of(r)
-        if p in seen:
-            continue
-        seen.add(p)
-        c, e = r["config"], r.get("extra", {})
-        d, tr, t = c["data"], c["trainer"], c["task"]
-        ps = d["pairs"][p]
-        sp = e.get("splits", {})
-        n = lambda role: f"{sp[role]['spec']} ({sp[role]['n']})" if role in sp else NONE  # noqa: E731
-        extras = ", ".join(f"{role.split(':', 1)[1]}: {n(role)}" for role in sorted(sp)
-                           if role.startswith("extra:")) or NONE
-        bpe = e.get("preprocessing", {}).get("bpe", {})
-        merges = bpe.get("merges_learned") or {}
-        learned = ", ".join(f"{k} {v}" for k, v in merges.items())
-        patience = t.get("early_stopping_patience")
-        delta, start = float(t.get("early_stopping_min_delta") or 0.0), float(t.get("early_stopping_start") or 0.0)
-        stop = (f"patience {patience} validations" + (f", improvement > {delta:g} points" if delta else "")
-                + (f", counted once more than {start:g} point(s) above the first validation" if start else "")
-                if patience is not None else "none (step cap)")
-        rows.append([p, e.get("corpus", NONE), n("train"), n("val"), n("test"), extras,
-                     f"{ps['bpe_merges']} {'joint' if ps['bpe_joint'] else 'separate'} (learned: {learned or '?'})",
-                     f"every {tr.get('val_check_interval')} steps", tr.get("max_steps"), stop])
-    return rows
 
 
 def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
@@ -609,7 +573,7 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
 
 
 def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path:
-    plt = figures.pyplot()
+    plt = plots.pyplot()
     pts = figure4_points(recs, ref)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, (grid, name, fixed) in zip(axes, (("attn", "attention α", f"output α {FIXED}"),
@@ -631,7 +595,7 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
         if ours:
             ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
-    return figures.save(fig, path, dpi=100)
+    return plots.save(fig, path, dpi=100)
 
 
 # ---------------------------------------------------------------- Figure 2: autocomplete
@@ -669,7 +633,7 @@ def autocomplete_text(profile: str, options: Mapping[str, Any], recs, n_sentence
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
     """Every MT report file in ``out`` (not ``figure6_speed.md``: the benchmark writes it; not ``index.html``:
-    :func:`sparselab.reports.peters2019.write_reports` lists these beside the inflection reports); returns the
+    :func:`sparselab.reports.peters2019.report.write_reports` lists these beside the inflection reports); returns the
     records behind them."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref

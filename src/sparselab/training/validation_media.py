@@ -125,3 +125,8 @@ class ValidationMedia(L.Callback):
     def _learned_alpha(model) -> dict:
         return {f"alpha/{name}": float(mod.alpha.detach().reshape(-1)[0]) for name, mod in model.named_modules()
                 if isinstance(mod, mappings.Entmax) and mod.learnable}
+
+
+def for_run(ctx) -> list:
+    """The media callback when the run has a Lightning logger (W&B or TensorBoard), else none."""
+    return [ValidationMedia()] if ctx.lightning_logger() is not None else []

@@ -1,0 +1,9 @@
+"""Peters, Niculae & Martins (2019), "Sparse Sequence-to-Sequence Models": the paper's reports.
+
+The front door is :mod:`.report` (inflection: Table 1, sparsity, examples), which calls :mod:`.mt` (machine
+translation: Table 2, Table 3, Figure 4) and :mod:`.claims`. ``pipelines/peters2019.py`` imports this package
+as its report.
+"""
+from .report import ARTIFACTS, PAPER, numbers, write_reports
+
+__all__ = ["ARTIFACTS", "PAPER", "numbers", "write_reports"]
