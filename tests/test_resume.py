@@ -77,12 +77,13 @@ def job(runs: Path, overrides: list[str], **popen):
 
 
 def validations_saved(runs: Path) -> int:
-    """Validations recorded in the job's last.ckpt (0 while there is none, or it is being written)."""
+    """Validations recorded in the job's last.ckpt (0 while there is none, or it is being written); read as the
+    resumed job reads it, with weights_only=True (no unpickling of arbitrary objects)."""
     import torch
 
     for p in runs.rglob("checkpoints/last.ckpt"):
         try:
-            return len(torch.load(p, map_location="cpu", weights_only=False)["sparselab"]["history"])
+            return len(torch.load(p, map_location="cpu", weights_only=True)["sparselab"]["history"])
         except Exception:  # noqa: BLE001 -- a file being replaced: try again
             return 0
     return 0
