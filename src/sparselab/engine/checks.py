@@ -109,6 +109,10 @@ def _check_devices(cfg: DictConfig) -> None:
     devices, nodes = trainer.get("devices", 1), trainer.get("num_nodes", 1) or 1
     devices = OmegaConf.to_container(devices) if OmegaConf.is_config(devices) else devices
     many = (isinstance(devices, int) and devices > 1) or (isinstance(devices, (list, tuple)) and len(devices) > 1)
+    if devices == -1 and str(trainer.get("accelerator", "auto")) in ("auto", "gpu", "cuda"):
+        import torch
+
+        many = torch.cuda.device_count() > 1  # -1 is every GPU: Lightning would pick DDP with our loaders unsharded
     if many or nodes > 1:
         raise ConfigError(f"trainer.devices={devices!r} trainer.num_nodes={nodes} with trainer.strategy="
                           f"{trainer.get('strategy')}: several devices or nodes need data parallel, add trainer=ddp")
