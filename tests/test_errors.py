@@ -129,18 +129,9 @@ def test_bad_value_is_one_line_before_any_folder(tmp_path, case):
     assert not any(tmp_path.iterdir())  # no unresolvable-config/ or job folder
 
 
-def test_runs_folder_under_a_file_is_one_line(tmp_path):
-    afile = tmp_path / "afile"
-    afile.write_text("")
-    out = run_cli("experiment=martins2016/table2_multilabel", "profile=smoke", f"paths.runs={afile}/runs",
-                  "logger=none")
-    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-2000:]
-    assert error_lines(out.stderr) == [f"error: cannot create the runs folder {afile}/runs (paths.runs / "
-                                       "SPARSELAB_RUNS): Not a directory"]
-
-
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
 def test_read_only_runs_folder_is_one_line(tmp_path):
+    """An existing folder that refuses writes (a runs folder under a plain file: test_trust.py item 7)."""
     from sparselab.run import _runs_folder_error
 
     runs = tmp_path / "runs"
