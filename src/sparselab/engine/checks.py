@@ -51,7 +51,7 @@ def _clip(key, v):
 
 CHECKS = {
     "seed": _seed,
-    "trainer.max_steps": lambda k, v: _int(k, v, -1, "-1 (no limit) or a non-negative number of steps"),
+    "trainer.max_steps": _optional(lambda k, v: _int(k, v, -1, "-1 (no limit) or a non-negative number of steps")),
     "trainer.max_epochs": _optional(lambda k, v: _int(k, v, -1, "-1 (no limit) or a non-negative number")),
     "trainer.log_every_n_steps": lambda k, v: _int(k, v, 1, "a positive number of steps"),
     "trainer.check_val_every_n_epoch": _optional(lambda k, v: _int(k, v, 1, "a positive number of epochs, or null")),
@@ -81,10 +81,11 @@ def _parse(text: str) -> Any:
 def check_config(cfg: DictConfig) -> None:
     """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up."""
     _check_pair(cfg)
+    absent = object()
     for key, check in CHECKS.items():
-        if OmegaConf.select(cfg, key.split(".")[0]) is None:
-            continue  # e.g. a task without a trainer
-        value = OmegaConf.select(cfg, key, default=None, throw_on_missing=False)
+        value = OmegaConf.select(cfg, key, default=absent, throw_on_missing=False)
+        if value is absent:
+            continue  # e.g. a task without a trainer, or a trainer that leaves a key to Lightning's default
         check(key, OmegaConf.to_container(value, resolve=True) if OmegaConf.is_config(value) else value)
     _check_devices(cfg)
 
