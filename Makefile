@@ -7,6 +7,11 @@ PY := $(VENV)/bin/python
 # their own torch first (docs/running.md, "Running on a cluster") and `make setup` keeps it.
 TORCH_PIN := torch==2.13.0
 PROFILE ?=
+# a Hydra launcher for every job of a reproduce-<paper> plan (slurm: one SLURM job each), and overrides of where
+# jobs run (SET="hydra.launcher.partition=gpu trainer=ddp trainer.devices=4"): README "Running on a cluster"
+LAUNCHER ?=
+SET ?=
+CLUSTER_ARGS = $(if $(LAUNCHER),--launcher $(LAUNCHER)) $(foreach o,$(SET),--set $(o))
 # the pipelines' own default: cpu without a GPU, paper with one (sparselab.reports.runner.choose_profile)
 DEFAULT_PROFILE = $(shell $(PY) -c "import torch; print('paper' if torch.cuda.is_available() else 'cpu')" 2>/dev/null || echo cpu)
 CORREIA_PROFILE = $(or $(PROFILE),$(DEFAULT_PROFILE))
@@ -49,16 +54,17 @@ bench-transformer-speed: setup ## Correia 2019: Transformer training speed, soft
 		--out reports/correia2019/$(or $(PROFILE),cpu)/speed.md
 
 reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make reproduce-martins2016 PROFILE=smoke|cpu|paper
-	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE))
+	$(PY) pipelines/martins2016.py $(if $(PROFILE),--profile $(PROFILE)) $(CLUSTER_ARGS)
 
 reproduce-peters2019: setup ## Peters et al. 2019 inflection (Table 1) and translation (Tables 2-3, Figure 4): make reproduce-peters2019 PROFILE=smoke|cpu|paper
-	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE))
+	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE)) $(CLUSTER_ARGS)
 
 # the speed benchmark runs first, on a machine not yet busy with training, so the report's index lists speed.md
+# (with LAUNCHER set the benchmark is skipped: it would time the machine that submits, e.g. a login node)
 reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transformer (+ its speed benchmark): make reproduce-correia2019 PROFILE=smoke|cpu|paper
-	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --device auto \
-		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md
-	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE)
+	$(if $(LAUNCHER),,OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --device auto \
+		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md)
+	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE) $(CLUSTER_ARGS)
 
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu [ENTITY=… PROJECT=…]
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu) $(if $(ENTITY),--entity $(ENTITY)) $(if $(PROJECT),--project $(PROJECT))

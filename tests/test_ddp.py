@@ -87,11 +87,7 @@ def test_ddp_sweep_through_submitit_local(tmp_path):
     check_jobs(tmp_path, out)
 
 
-def test_plain_submitit_local_sweep_completes(tmp_path):
-    out = run_cli("-m", *TASKS["snli"], "profile=smoke", "seed=0,1", f"paths.runs={tmp_path}", "logger=none",
-                  "hydra/launcher=submitit_local")
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert [json.loads((f / "run.json").read_text())["status"] for f in job_folders(tmp_path)] == ["finished"] * 2
+# A plain (1-task) submitit sweep to its end: tests/test_pipeline_slurm.py, through a pipeline and its report.
 
 
 def test_slurm_launcher_follows_the_trainer():

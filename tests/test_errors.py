@@ -103,3 +103,72 @@ def test_fail_fast_false_counts_failures_in_parallel_workers(tmp_path):
     assert "sweep: 2 jobs failed" in out.stderr, out.stderr
     assert [r["status"] for r in records(runs)] == ["failed", "failed"]
     assert not list((runs / ".sweeps").glob("*.jsonl"))   # the sweep's failure file is read and removed
+
+
+# issue 36: each refused before Hydra starts (sparselab.engine.checks, sparselab.run), so no folder is made
+BAD_VALUES = {
+    "seed": (["experiment=martins2016/table2_multilabel", "data.name=emotions", "seed=-1"],
+             "error: seed=-1: must be an integer in [0, 4294967295]"),
+    "max_steps": (["experiment=martins2016/table2_multilabel", "data.name=emotions", "trainer.max_steps=-5"],
+                  "error: trainer.max_steps=-5: must be -1 (no limit) or a non-negative number of steps"),
+    "pair": (["experiment=peters2019/table2_mt", "data.pair=xx-yy"],
+             "error: data.pair='xx-yy' is not a pair of data=mt; valid pairs: de-en, en-de, ja-en, en-ja, ro-en, en-ro"),
+    "devices": (["experiment=peters2019/table2_mt", "hydra/launcher=slurm", "trainer.devices=4"],
+                "error: trainer.devices=4 trainer.num_nodes=1 with trainer.strategy=auto: several devices or nodes "
+                "need data parallel, add trainer=ddp"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_VALUES))
+def test_bad_value_is_one_line_before_any_folder(tmp_path, case):
+    args, line = BAD_VALUES[case]
+    out = run_cli(*args, "profile=smoke", f"paths.runs={tmp_path}", "logger=none")
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert "Traceback" not in out.stderr + out.stdout
+    assert error_lines(out.stderr) == [line]
+    assert not any(tmp_path.iterdir())  # no unresolvable-config/ or job folder
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_read_only_runs_folder_is_one_line(tmp_path):
+    """An existing folder that refuses writes (a runs folder under a plain file: test_trust.py item 7)."""
+    from sparselab.run import _runs_folder_error
+
+    runs = tmp_path / "runs"
+    runs.mkdir(mode=0o555)
+    try:
+        assert _runs_folder_error([f"paths.runs={runs}"]) == (
+            f"error: cannot write to the runs folder {runs} (paths.runs / SPARSELAB_RUNS): Permission denied")
+    finally:
+        runs.chmod(0o755)
+    assert not any(runs.iterdir())
+
+
+@pytest.mark.parametrize("override, expected", [
+    ("seed=0,-1", "error: seed=-1: "), ("seed=4294967296", "error: seed=4294967296: "),
+    ("trainer.max_epochs=-3", "error: trainer.max_epochs=-3: "),
+    ("trainer.log_every_n_steps=0", "error: trainer.log_every_n_steps=0: "),
+    ("trainer.val_check_interval=1.5", "error: trainer.val_check_interval=1.5: "),
+    ("trainer.num_nodes=2", "error: trainer.devices=1 trainer.num_nodes=2 with trainer.strategy=auto"),
+    ("trainer.gradient_clip_val=-1", "error: trainer.gradient_clip_val=-1: "),
+    ("seed=7", None), ("trainer=ddp", None),
+])
+def test_value_checks_before_hydra(override, expected):
+    """The checks the CLI runs before Hydra (sparselab.engine.overrides.override_error), in this process."""
+    from sparselab.engine.overrides import override_error
+    from sparselab.run import CONF_DIR
+
+    msg = override_error(CONF_DIR, ["experiment=peters2019/table1_medium", "profile=smoke", override])
+    assert (msg is None) if expected is None else msg.startswith(expected), msg
+
+
+def test_execute_checks_the_values_too(tmp_path):
+    """A sweep point the command line did not show (a config value) is refused by the job before it writes."""
+    from sparselab.engine.execute import validate
+    from sparselab.engine.overrides import _compose
+    from sparselab.run import CONF_DIR
+
+    cfg = _compose(CONF_DIR, ["experiment=peters2019/table1_medium", "profile=smoke"])
+    cfg.trainer.max_steps = -5
+    with pytest.raises(ConfigError, match=r"trainer.max_steps=-5"):
+        validate(cfg)

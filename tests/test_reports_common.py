@@ -234,7 +234,7 @@ def test_runner_command_line(monkeypatch, tmp_path, capsys):
     from sparselab.reports import peters2019
 
     called = {}
-    monkeypatch.setattr(runner, "run_plan", lambda *a: called.setdefault("run", a))
+    monkeypatch.setattr(runner, "run_plan", lambda *a, **k: called.setdefault("run", a))
     monkeypatch.setattr(peters2019, "write_reports", lambda *a: called.setdefault("report", a) and [])
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "runs"))
     monkeypatch.setattr(runner, "sweep_identities", lambda *a: [("exp", ["job"])])  # as if the plan had one job ...
@@ -281,3 +281,33 @@ def test_configs_and_index_hide_machine_paths(tmp_path):
     html = index.write_index(tmp_path, "t", [], [rec], runs=runs).read_text()
     # placeholders are text in the page, not tags
     assert "&lt;runs root&gt;/.cache/mt" in html and "<runs root>" not in html and str(tmp_path) not in html
+
+
+def test_launcher_option_submits_every_sweep_before_waiting(monkeypatch):
+    """--launcher slurm: every sweep of the plan is submitted at once, the pipeline then waits for all of them."""
+    peters = load_pipeline("peters2019")
+    events = []
+
+    class Submitted:
+        def __init__(self, cmd, **kw):
+            events.append(("start", cmd[3:]))
+
+        def wait(self):
+            events.append(("wait",))
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Submitted)
+    runner.run_plan(peters.PLANS["smoke"], "smoke", None, "/r", launcher="slurm",
+                    extra=["hydra.launcher.partition=gpu"])
+    starts = [e for e in events if e[0] == "start"]
+    assert len(starts) == 6 and [e[0] for e in events] == ["start"] * 6 + ["wait"] * 6
+    assert all(c[-2:] == ["hydra/launcher=slurm", "hydra.launcher.partition=gpu"] for _, c in starts)
+    assert runner.launcher_overrides("parallel", 3, "slurm") == ["hydra/launcher=slurm"]
+    assert runner.launcher_overrides("parallel", 3, "basic") == []
+    assert "slurm" in runner.launcher_options() and "slurm_local" in runner.launcher_options()
+
+
+def test_set_refuses_what_changes_a_job(monkeypatch):
+    peters = load_pipeline("peters2019")
+    with pytest.raises(runner.PipelineError, match=r"^error: --set seed=3: only overrides of where jobs run"):
+        runner.run_plan(peters.PLANS["smoke"], "smoke", None, "/r", launcher="slurm", extra=["seed=3"])

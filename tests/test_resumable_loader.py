@@ -3,6 +3,8 @@ batches, and leaves the random state, that the uninterrupted loader would have: 
 for the length-bucketed samplers (reshuffled by seed and pass) and for a loader that owns a torch generator."""
 from __future__ import annotations
 
+import io
+
 import pytest
 import torch
 
@@ -48,6 +50,14 @@ def _run(loader, passes: int, stop_after: int | None = None):
     return out, state
 
 
+def _saved(state: dict) -> dict:
+    """The state as a resumed job reads it from last.ckpt: torch.load(weights_only=True)."""
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    buf.seek(0)
+    return torch.load(buf, weights_only=True)
+
+
 def _check(kind, stop_after, workers=0):
     torch.manual_seed(0)
     reference, _ = _run(_loader(kind), 4)
@@ -55,7 +65,7 @@ def _check(kind, stop_after, workers=0):
     first, state = _run(_loader(kind, workers), 2, stop_after)
     resumed = _loader(kind, workers)
     torch.manual_seed(123)   # the new process's RNG is whatever it is: the state puts it back
-    resumed.load_state_dict(state)
+    resumed.load_state_dict(_saved(state))
     rest = []
     for _ in range(3):
         rest += [_ids(b) for b in resumed]
@@ -109,7 +119,7 @@ def test_the_process_rng_comes_back_where_the_uninterrupted_run_had_it():
     state = loader.state_dict()
     expected = torch.rand(5)            # what dropout would draw next in the uninterrupted run
     resumed = ResumableLoader(list(range(60)), _bucket())
-    resumed.load_state_dict(state)
+    resumed.load_state_dict(_saved(state))
     torch.manual_seed(99)
     it2 = iter(resumed)                 # inside a pass: put back after the iterator is made
     next(it2)

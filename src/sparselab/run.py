@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import tempfile
 import traceback
 import warnings
 from pathlib import Path
@@ -108,7 +109,8 @@ def _exit_status() -> int:
 
 
 def _runs_folder_error(args: list[str]) -> str | None:
-    """One line when the runs folder (``paths.runs=…``, else SPARSELAB_RUNS, else ./runs) cannot be created."""
+    """One line when the runs folder (``paths.runs=…``, else SPARSELAB_RUNS, else ./runs) cannot be created or
+    written to."""
     given = [a.split("=", 1)[1] for a in args if a.startswith("paths.runs=")]
     runs = Path(given[-1] if given else os.environ.get("SPARSELAB_RUNS", "runs"))
     if "," in runs.name or "${" in str(runs):
@@ -117,6 +119,11 @@ def _runs_folder_error(args: list[str]) -> str | None:
         runs.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         return f"error: cannot create the runs folder {runs} (paths.runs / SPARSELAB_RUNS): {err.strerror or err}"
+    try:  # an existing folder may still refuse writes (read-only mount, another user's folder)
+        with tempfile.TemporaryFile(dir=runs):
+            pass
+    except OSError as err:
+        return f"error: cannot write to the runs folder {runs} (paths.runs / SPARSELAB_RUNS): {err.strerror or err}"
     return None
 
 

@@ -14,6 +14,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import datafiles, record, wandb_run
+from sparselab.engine.checks import check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
 from sparselab.engine.errors import ConfigError
@@ -26,6 +27,7 @@ ALPHA_KEYS = ("mapping.alpha", "mapping.attn_alpha")
 def validate(cfg: DictConfig) -> None:
     """Reject configs that would fail deep inside a kernel, naming the key (raises :class:`ConfigError`).
 
+    Seed, trainer values, the data pair and devices follow :mod:`sparselab.engine.checks`.
     α follows the mappings' own rule (``sparselab.mappings._validate.check_alpha_float``), so
     the config and the kernels cannot disagree on what a valid α is.
     """
@@ -42,6 +44,7 @@ def validate(cfg: DictConfig) -> None:
     if cfg.get("task") is None or "name" not in cfg.task:
         raise ConfigError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
                           "(python -m sparselab.run --help lists them)")
+    check_config(cfg)  # seed, trainer values, data pair, devices vs strategy (also checked before Hydra starts)
 
 
 def task_function(name: str):

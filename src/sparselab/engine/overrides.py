@@ -66,7 +66,7 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
     """The ``error: …`` message for a bad override, or None when the overrides compose (or Hydra should judge)."""
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
-    msg = _bad_alpha(args)
+    msg = _bad_alpha(args) or _bad_values(args)
     if msg:
         return msg
     overrides = _parse(conf_dir, args)
@@ -76,7 +76,7 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
     if msg:
         return msg
     try:
-        _compose(conf_dir, [o.line for o in overrides])
+        cfg = _compose(conf_dir, [o.line for o in overrides])
     except MissingConfigException:
         return None  # e.g. a defaults list naming a missing file: Hydra reports it its own way
     except ConfigCompositionException as err:
@@ -84,6 +84,46 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
             return _unknown_key(conf_dir, overrides)
     except Exception:  # noqa: BLE001 - anything else: let Hydra report it its own way
         return None
+    return _bad_config(cfg)
+
+
+def _bad_config(cfg: DictConfig) -> str | None:
+    """The composed job config resolved and its values checked (sparselab.engine.checks), before Hydra names its
+    folder: a value that cannot be resolved would otherwise name it ``unresolvable-config``."""
+    from sparselab.engine.checks import check_config
+    from sparselab.engine.errors import describe, user_error
+    from sparselab.engine.record import resolved
+
+    try:
+        check_config(cfg)
+        resolved(cfg)
+    except Exception as err:  # noqa: BLE001 - a user error is one line; anything else is the job's to report
+        user = user_error(err)
+        return f"error: {describe(user)}" if user is not None else None
+    return None
+
+
+def _bad_values(args: list[str]) -> str | None:
+    """Every value (each point of a sweep) of a key that sparselab.engine.checks judges alone, e.g. seed=0,-1."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    from sparselab.engine.checks import CHECKS, check_value
+    from sparselab.errors import ConfigError
+
+    lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in CHECKS]
+    try:
+        parsed = OverridesParser.create().parse_overrides(lines)
+    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
+        return None
+    for o in parsed:
+        try:
+            values = list(o.sweep_string_iterator()) if o.is_sweep_override() else [o.get_value_element_as_str()]
+            for v in values:
+                check_value(o.key_or_group, v)
+        except ConfigError as err:
+            return f"error: {err}"
+        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
+            continue
     return None
 
 

@@ -11,11 +11,13 @@ float32) tensors, outside an enclosing torch.compile trace (there our eager,
 graph-break-free code is traced instead).  The first call per kernel and shape
 family compiles C++ (tens of seconds on 2 cores); inductor's FX-graph cache
 (default on, under /tmp/torchinductor_$USER) makes later processes fast.
-If compilation fails (no C++ compiler, ...), we warn once and stay eager.
+If compilation fails (no C++ compiler, ...), we warn once and stay eager; a cached kernel that does not
+load (a 0-byte ``.so`` after a Ctrl-C) is deleted and rebuilt first (:func:`run`).
 """
 from __future__ import annotations
 
 import os
+import re
 import warnings
 
 import torch
@@ -58,19 +60,56 @@ def rows2d(t: torch.Tensor) -> torch.Tensor:
 
 
 def run(fn, *args):
-    """``torch.compile(fn)(*args)``, or None if compilation is unavailable."""
+    """``torch.compile(fn)(*args)``, or None if compilation is unavailable.
+
+    A cached kernel that fails to load (a 0-byte ``.so`` left by a Ctrl-C during a first compile: "file too
+    short") is deleted and the call retried once, which rebuilds it; only then do we warn and stay eager."""
     global _failed
     c = _compiled.get(fn)
     if c is None:
         c = _compiled[fn] = torch.compile(fn, dynamic=None)
-    try:
-        with torch._dynamo.config.patch(recompile_limit=_RECOMPILE_LIMIT, specialize_float=SPECIALIZE_FLOAT):
-            return c(*args)
-    except Exception as e:  # pragma: no cover - depends on the toolchain
-        _failed = True
-        warnings.warn(f"sparselab.mappings: torch.compile failed ({type(e).__name__}: {e}); "
-                      "falling back to eager kernels", RuntimeWarning, stacklevel=3)
-        return None
+    removed: list[str] = []
+    while True:
+        try:
+            with torch._dynamo.config.patch(recompile_limit=_RECOMPILE_LIMIT, specialize_float=SPECIALIZE_FLOAT):
+                return c(*args)
+        except Exception as e:  # pragma: no cover - depends on the toolchain
+            broken = broken_cache_file(e)
+            if broken and broken not in removed:
+                warnings.warn(f"sparselab.mappings: the cached kernel {broken} does not load ({_first_line(e)}); "
+                              "deleting it and compiling again", RuntimeWarning, stacklevel=3)
+                os.remove(broken)
+                removed.append(broken)
+                continue
+            _failed = True
+            hint = f" (delete {broken}, or the folder {_cache_dir()})" if broken else ""
+            warnings.warn(f"sparselab.mappings: torch.compile failed ({type(e).__name__}: {e}){hint}; "
+                          "falling back to eager kernels", RuntimeWarning, stacklevel=3)
+            return None
+
+
+def _cache_dir() -> str:
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    return cache_dir()
+
+
+def _first_line(e: BaseException) -> str:
+    return next((line for line in str(e).splitlines() if "file too short" in line or ".so" in line), str(e))[:200]
+
+
+def broken_cache_file(e: BaseException) -> str | None:
+    """The compiled-kernel file under inductor's cache that ``e`` (or an exception it wraps) failed to load."""
+    root = os.path.realpath(_cache_dir())
+    seen: list[BaseException] = []
+    while e is not None and e not in seen:
+        seen.append(e)
+        if isinstance(e, (ImportError, OSError)) or "BackendCompilerFailed" in type(e).__name__:
+            for path in re.findall(r"(/[^\s:'\"]+\.so)\b", str(e)):
+                if os.path.realpath(path).startswith(root + os.sep) and os.path.isfile(path):
+                    return path
+        e = e.__cause__ or e.__context__
+    return None
 
 
 def fix_rows(p: torch.Tensor, z: torch.Tensor, bad: torch.Tensor, exact) -> torch.Tensor:

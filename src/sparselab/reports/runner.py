@@ -4,9 +4,13 @@ A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profi
 :func:`main` with the paper's report module (``sparselab.reports.<paper>``)::
 
     python pipelines/<paper>.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
+                                [--launcher slurm --set hydra.launcher.partition=gpu --set trainer=ddp ...]
 
 Sweeps run in a subprocess through ``python -m sparselab.run -m``; finished jobs with an unchanged
 config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
+``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
+(``slurm``: each job a SLURM job) all sweeps are submitted at once, and the report is written when every job
+has ended. ``--set`` adds overrides that say where jobs run, never what they compute (:data:`WHERE_KEYS`).
 """
 from __future__ import annotations
 
@@ -61,16 +65,39 @@ def choose_profile(arg: str | None) -> str:
     return profile
 
 
-def launcher_overrides(launcher: str | None, jobs: int | None) -> list[str]:
-    """Hydra launcher overrides for a plan; ``--jobs 1`` means the in-process basic launcher."""
-    if not launcher or (jobs is not None and jobs <= 1):
+# Overrides that --set may add to every sweep: where and how a job runs, not what it computes (a job's identity
+# leaves them out: sparselab.engine.record.NON_SEMANTIC_*), so the report finds the jobs of the plan.
+WHERE_KEYS = ("hydra.launcher.", "trainer=ddp", "trainer.devices=", "trainer.num_nodes=", "trainer.accelerator=",
+              "trainer.strategy=", "engine.", "logger=", "logger.", "threads=")
+SUBMITIT = ("slurm", "slurm_local", "submitit_slurm", "submitit_local")  # launchers that wait on submitted jobs
+
+
+def launcher_options() -> list[str]:
+    """``--launcher`` values: the in-process ``basic`` one, ours (conf/hydra/launcher) and the plugins' plain ones."""
+    from sparselab.engine.overrides import group_options
+
+    return ["basic", *group_options(CONF_DIR, "hydra/launcher"), "submitit_local", "submitit_slurm"]
+
+
+def launcher_overrides(launcher: str | None, jobs: int | None, chosen: str | None = None) -> list[str]:
+    """Hydra launcher overrides for a plan; ``--jobs 1`` means the in-process basic launcher. ``chosen`` (the
+    command line's ``--launcher``) replaces the plan's own."""
+    launcher = chosen or launcher
+    if not launcher or launcher == "basic" or (launcher == "parallel" and jobs is not None and jobs <= 1):
         return []
-    return [f"hydra/launcher={launcher}"] + ([f"hydra.launcher.n_jobs={jobs}"] if jobs else [])
+    n_jobs = [f"hydra.launcher.n_jobs={jobs}"] if jobs and launcher == "parallel" else []
+    return [f"hydra/launcher={launcher}", *n_jobs]
 
 
-def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
-          runs: str | os.PathLike | None = None) -> None:
-    """Run (or resume) an experiment's sweep in a subprocess."""
+def check_set(extra: Sequence[str]) -> None:
+    bad = [o for o in extra if not o.startswith(WHERE_KEYS)]
+    if bad:
+        raise PipelineError(f"error: --set {', '.join(bad)}: only overrides of where jobs run may be added to a "
+                            f"plan (keys starting {', '.join(WHERE_KEYS)}); a job's settings are the plan's")
+
+
+def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+                runs: str | os.PathLike | None = None) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "sparselab.run"]
     if multirun:
         cmd.append("-m")
@@ -78,18 +105,29 @@ def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun
     print("[sparselab] $", " ".join(cmd), flush=True)
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
-    # The sweep prints its own one-line error (or, with HYDRA_FULL_ERROR=1, the traceback): the pipeline
-    # only passes its exit status on.
-    proc = subprocess.Popen(cmd, cwd=PROJECT, env=env)
+    return subprocess.Popen(cmd, cwd=PROJECT, env=env)
+
+
+def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
+    """Wait for every sweep; then raise with the first failing one's exit status. Each sweep prints its own
+    one-line error (or, with HYDRA_FULL_ERROR=1, the traceback): the pipeline only passes the status on."""
     try:
-        code = proc.wait()
+        codes = [proc.wait() for proc in procs]
     except KeyboardInterrupt:
-        # The sweep got the same Ctrl-C (one process group): let it record its job as interrupted and say so
-        # (subprocess.run would kill it first).
-        proc.wait()
+        # The sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted and say
+        # so (subprocess.run would kill them first).
+        for proc in procs:
+            proc.wait()
         raise PipelineError(None, 130) from None
+    code = next((c for c in codes if c), 0)
     if code:
         raise PipelineError(None, code)
+
+
+def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+          runs: str | os.PathLike | None = None) -> None:
+    """Run (or resume) an experiment's sweep in a subprocess."""
+    wait_sweeps([start_sweep(experiment, profile, overrides, multirun, runs)])
 
 
 def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
@@ -102,14 +140,20 @@ def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
 
 
 def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
-             only: Sequence[str] = ()) -> None:
+             only: Sequence[str] = (), launcher: str | None = None, extra: Sequence[str] = ()) -> None:
     """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
-    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are."""
+    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are.
+    ``launcher`` replaces the plan's launcher; under a submitit one every sweep is submitted at once (the jobs
+    queue on the cluster, not here) and this returns when all have ended. ``extra``: ``--set`` overrides."""
     check_only(plan, profile, only)
-    launcher = launcher_overrides(plan.launcher, jobs)
-    for experiment, overrides in plan.sweeps:
-        if not only or experiment in only:
-            sweep(experiment, profile, [*overrides, *launcher], runs=runs)
+    check_set(extra)
+    where = [*launcher_overrides(plan.launcher, jobs, launcher), *extra]
+    todo = [(e, o) for e, o in plan.sweeps if not only or e in only]
+    if launcher in SUBMITIT:
+        wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in todo])
+        return
+    for experiment, overrides in todo:
+        sweep(experiment, profile, [*overrides, *where], runs=runs)
 
 
 def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
@@ -146,6 +190,12 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
     ap.add_argument("--jobs", type=int, default=None,
                     help="parallel jobs for profiles that use the parallel launcher (1 = sequential)")
+    ap.add_argument("--launcher", default=None, choices=launcher_options(),
+                    help="the Hydra launcher of every sweep, replacing the plan's (conf/hydra/launcher): slurm submits "
+                         "each job as a SLURM job, all sweeps at once, and the report is written when all have ended")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra",
+                    help="an override for every sweep that says where jobs run (repeatable), e.g. "
+                         "hydra.launcher.partition=gpu, trainer=ddp, trainer.devices=4")
     ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
                     help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
                          "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
@@ -186,8 +236,9 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
                             f"{err.strerror or err}") from None
     print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     check_only(plan, profile, args.only)
+    check_set(args.extra)
     if not args.report_only:
-        run_plan(plan, profile, args.jobs, runs, args.only)
+        run_plan(plan, profile, args.jobs, runs, args.only, launcher=args.launcher, extra=args.extra)
     by_sweep = sweep_identities(plan, profile)
     planned = set().union(*(ids for _, ids in by_sweep))
     part = set().union(*(ids for experiment, ids in by_sweep if experiment in args.only)) if args.only else planned

@@ -185,8 +185,9 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     # statistics) would train without dropout.
     module.train()
     t0 = time.time()
-    # weights_only=False: our own checkpoint, which holds RNG states (numpy arrays) and scheduler dicts
-    trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=False)
+    # weights_only=True: a runs folder on a shared file system must not run code on load; the checkpoint holds
+    # tensors and plain containers only (RNG states as lists: sparselab.data.resumable.rng_states)
+    trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=True)
     fit_time = time.time() - t0
     stop = next((c for c in selection if hasattr(c, "stopping_reason")), None)
     stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
