@@ -16,6 +16,7 @@ retries (``retries``); ``pooch.Untar`` / ``pooch.Unzip`` take members out of arc
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -206,6 +207,27 @@ class _Fetcher:
             self.progress(f"  recorded sha256 {digest} of {path} in {LOCK_NAME} (first download)")
 
 
+def _fetch_files(ds: Dataset, root: Path, base_url, timeout, retries, progress, progressbar, result) -> None:
+    name = ds.name
+    f = _Fetcher(name, root, base_url, timeout, retries, progress,
+                 sys.stderr.isatty() if progressbar is None else progressbar)
+    todo = [spec for spec in ds.files if not _present(root / name / spec.path, spec, f.lock)]
+    result.skipped = [spec.path for spec in ds.files if spec not in todo]
+    if result.skipped:
+        progress(f"{name}: {len(result.skipped)} file(s) already present and verified, skipped")
+    archives: dict[str, list[FileSpec]] = {}
+    for spec in todo:
+        if spec.member and not base_url:
+            archives.setdefault(spec.url, []).append(spec)
+        else:
+            f.plain(spec)
+            result.downloaded.append(spec.path)
+    for url, specs in archives.items():
+        f.archive(url, specs)
+        result.downloaded += [s.path for s in specs]
+    shutil.rmtree(root / name / STAGING, ignore_errors=True)
+
+
 def fetch(name: str, root: str | os.PathLike | None = None, base_url: str | None = None, timeout: float = 60.0,
           progress: Callable[[str], None] | None = _stderr, retries: int = 2,
           progressbar: bool | None = None) -> FetchResult:
@@ -226,27 +248,21 @@ def fetch(name: str, root: str | os.PathLike | None = None, base_url: str | None
     base_url = base_url if base_url is not None else os.environ.get(BASE_URL_ENV) or None
     result = FetchResult(name=name, root=root)
     _refuse_read_only(root / name)
+    made = [p for p in (root, root / name) if not p.exists()]
     try:
         (root / name).mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise FetchError(f"cannot create {root / name}: {e} (choose a writable root with --root / SPARSELAB_DATA)") from e
-    with FileLock(str(root / f".{name}.fetch.lock")):   # a second process waits, then finds the files there
-        f = _Fetcher(name, root, base_url, timeout, retries, progress,
-                     sys.stderr.isatty() if progressbar is None else progressbar)
-        todo = [spec for spec in ds.files if not _present(root / name / spec.path, spec, f.lock)]
-        result.skipped = [spec.path for spec in ds.files if spec not in todo]
-        if result.skipped:
-            progress(f"{name}: {len(result.skipped)} file(s) already present and verified, skipped")
-        archives: dict[str, list[FileSpec]] = {}
-        for spec in todo:
-            if spec.member and not base_url:
-                archives.setdefault(spec.url, []).append(spec)
-            else:
-                f.plain(spec)
-                result.downloaded.append(spec.path)
-        for url, specs in archives.items():
-            f.archive(url, specs)
-            result.downloaded += [s.path for s in specs]
-        shutil.rmtree(root / name / STAGING, ignore_errors=True)
+    lockfile = root / f".{name}.fetch.lock"
+    try:
+        with FileLock(str(lockfile)):   # a second process waits, then finds the files there
+            _fetch_files(ds, root, base_url, timeout, retries, progress, progressbar, result)
+    except BaseException:
+        # a failed first fetch leaves no empty folders behind; a part of a dropped download stays, to be resumed
+        empty = [Path(d) for d, _, _ in os.walk(root / name, topdown=False)][:-1]   # pooch made these folders
+        for p in [*empty, *[lockfile] * bool(made), *made[::-1]]:
+            with contextlib.suppress(OSError):
+                p.rmdir() if p.is_dir() else p.unlink()
+        raise
     progress(f"{name}: {len(result.downloaded)} downloaded, {len(result.skipped)} already present -> {root / name}")
     return result
