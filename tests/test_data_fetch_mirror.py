@@ -10,6 +10,7 @@ import http.server
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -243,3 +244,22 @@ def test_first_use_fetches_what_a_cpu_job_reads_before_it_runs(mirror, tmp_path,
     assert first_use.ensure(cfgs, progress=lambda m: None) == []          # there now: nothing to fetch
     smoke = first_use.job_configs(PROJECT / "conf", ["experiment=martins2016/table2_multilabel", "profile=smoke"])
     assert smoke == []                                                     # smoke reads the shipped excerpts
+
+
+def test_fetch_profile_and_list_name_the_root(upstream, tmp_path, monkeypatch, capsys):
+    from sparselab.data import __main__ as cli
+
+    monkeypatch.setitem(cli.PROFILE_NEEDS, "cpu", ("up",))
+    root = str(tmp_path / "root")
+    assert cli.main(["list", "--root", root]) == 0
+    assert re.search(r"^up +missing 0/4 +complete", capsys.readouterr().out, re.M)
+    assert cli.main(["fetch", "--profile", "cpu", "--root", root]) == 0
+    assert cli.main(["fetch", "--profile", "cpu", "--root", root]) == 0
+    assert "up: present under" in capsys.readouterr().out
+    assert cli.main(["list", "--root", root]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"data root: {root}\n") and re.search(r"^up +present 4/4 +complete", out, re.M)
+    assert cli.main(["fetch", "--profile", "smoke"]) == 0 and "nothing to fetch" in capsys.readouterr().out
+    make = subprocess.run(["make", "-n", "-f", str(PROJECT / "Makefile"), "data", "PROFILE=paper"], cwd=PROJECT,
+                          capture_output=True, text=True, check=True).stdout
+    assert make.strip().splitlines()[-1].endswith("-m sparselab.data fetch --profile paper")

@@ -111,6 +111,10 @@ def prepare(conf_dir: str | Path, *commands: Sequence[str]) -> int | None:
     """Entry points call this before anything is written: fetch what the commands' jobs read (a pipeline passes every
     sweep of its plan); the exit status to stop with (2: a data set cannot be had, one ``error:`` line; 130: Ctrl-C
     during a download) or None to go on."""
+    from sparselab.engine.execute import _rank
+
+    if _rank() > 0:
+        return None                     # a DDP child rank re-runs the command line: rank 0 fetched already
     try:
         cfgs = [cfg for args in commands for cfg in job_configs(conf_dir, args)]
     except Exception:  # noqa: BLE001 - a command line that does not compose: the run itself reports it, its own way
