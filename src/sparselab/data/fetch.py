@@ -152,7 +152,10 @@ class _Fetcher:
         elif spec.regzipped and self.base_url:    # a mirror's gzip may come from another tool: check the content
             url = f"{self.base_url.rstrip('/')}/{self.name}/{spec.path}"
             staged = Path(self.get(f"{STAGING}/{spec.path}", url, None))
-            inner = sha256_file(staged, decompress=True) if sha256_file(staged) != spec.sha256 else spec.gzip_sha256
+            try:
+                inner = sha256_file(staged, decompress=True) if sha256_file(staged) != spec.sha256 else spec.gzip_sha256
+            except (OSError, EOFError):            # not gzip at all
+                inner = sha256_file(staged)
             self._install(staged, spec, str(spec.gzip_sha256), str(inner), url)
         elif spec.regzipped:                       # upstream serves it uncompressed: pooch checks that, we gzip it
             raw = Path(self.get(f"{STAGING}/{spec.path.removesuffix('.gz')}", spec.url, spec.gzip_sha256))
