@@ -263,3 +263,12 @@ def test_fetch_profile_and_list_name_the_root(upstream, tmp_path, monkeypatch, c
     make = subprocess.run(["make", "-n", "-f", str(PROJECT / "Makefile"), "data", "PROFILE=paper"], cwd=PROJECT,
                           capture_output=True, text=True, check=True).stdout
     assert make.strip().splitlines()[-1].endswith("-m sparselab.data fetch --profile paper")
+
+
+def test_a_missing_mulan_set_names_the_fetchable_data_set(tmp_path):
+    from sparselab.data import mulan
+    from sparselab.data.errors import MissingDataError
+
+    with pytest.raises(MissingDataError) as ei:
+        mulan.load("emotions", tmp_path)
+    assert "python -m sparselab.data fetch mulan`" in str(ei.value) and "Mulan set emotions" in str(ei.value)
