@@ -115,6 +115,8 @@ def prepare(conf_dir: str | Path, *commands: Sequence[str]) -> int | None:
 
     if _rank() > 0:
         return None                     # a DDP child rank re-runs the command line: rank 0 fetched already
+    if any(a in ("--cfg", "-c", "--info", "-i", "--help", "-h", "--hydra-help", "--resolve") for c in commands for a in c):
+        return None                     # Hydra only prints (a config, help): nothing runs, nothing is read
     try:
         cfgs = [cfg for args in commands for cfg in job_configs(conf_dir, args)]
     except Exception:  # noqa: BLE001 - a command line that does not compose: the run itself reports it, its own way
