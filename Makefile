@@ -23,7 +23,7 @@ export HF_HUB_OFFLINE ?= 1
 export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
 export WANDB_SILENT ?= true
 
-.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 wandb-report data-check clean
+.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 wandb-report data data-check clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transforme
 
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu [ENTITY=… PROJECT=…]
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu) $(if $(ENTITY),--entity $(ENTITY)) $(if $(PROJECT),--project $(PROJECT))
+
+data: setup ## fetch what a profile reads ahead of time (a cluster's login node): make data PROFILE=cpu|paper (default cpu; smoke reads the shipped excerpts)
+	$(PY) -m sparselab.data fetch --profile $(or $(PROFILE),cpu)
 
 data-check: setup ## verify the datasets a profile reads against their checksums: make data-check PROFILE=smoke|cpu|paper (default cpu)
 	$(PY) -m sparselab.data check --profile $(or $(PROFILE),cpu)

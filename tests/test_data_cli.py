@@ -115,7 +115,7 @@ def test_corrupt_download_raises_and_leaves_nothing(toy, tmp_path):
     (www / "upstream" / "sub" / "b.tsv").write_bytes(b"tampered\n")
     root = tmp_path / "root"
     with pytest.raises(ChecksumMismatchError) as ei:
-        fetch("toy", root=root, progress=None)
+        fetch("toy", root=root, progress=None, retries=0)
     err = ei.value
     assert err.expected == sha(FILES["sub/b.tsv"]) and err.actual == sha(b"tampered\n")
     assert err.expected in str(err) and err.actual in str(err)
@@ -127,10 +127,10 @@ def test_offline_error_names_url(toy, tmp_path):
     www, base, requests = toy
     (www / "upstream" / "a.txt").unlink()
     with pytest.raises(FetchError, match=r"/upstream/a\.txt.*HTTP 404"):
-        fetch("toy", root=tmp_path / "root", progress=None)
+        fetch("toy", root=tmp_path / "root", progress=None, retries=0)
     dead = "http://127.0.0.1:9"  # discard port: connection refused
     with pytest.raises(FetchError, match=r"127\.0\.0\.1:9/toy/a\.txt"):
-        fetch("toy", root=tmp_path / "root", base_url=dead, timeout=5, progress=None)
+        fetch("toy", root=tmp_path / "root", base_url=dead, timeout=5, progress=None, retries=0)
 
 
 def test_regzip_and_archive_sources(server, tmp_path, monkeypatch):
@@ -272,7 +272,7 @@ def test_lock_mode_records_on_first_download_and_verifies_after(server, tmp_path
     (root / "toylock" / "train.de").unlink()
     (www / "train.de").write_bytes(b"tampered\n")
     with pytest.raises(ChecksumMismatchError) as ei:
-        fetch("toylock", root=root, progress=None)
+        fetch("toylock", root=root, progress=None, retries=0)
     assert ei.value.expected == sha(b"Hallo Welt\n" * 10) and ei.value.actual == sha(b"tampered\n")
     assert not (root / "toylock" / "train.de").exists()
     assert not [p for p in root.rglob("*") if p.name.endswith(".part")]
@@ -286,7 +286,7 @@ def test_lock_mode_records_on_first_download_and_verifies_after(server, tmp_path
     (root / "toylock" / "corpus" / "train.en").unlink()
     make_tgz(b"Hello again\n")
     with pytest.raises(ChecksumMismatchError, match="corpus.tgz"):
-        fetch("toylock", root=root, progress=None)
+        fetch("toylock", root=root, progress=None, retries=0)
     assert json.loads((root / "toylock" / LOCK_NAME).read_text()) == lock  # the lock itself is never rewritten
 
 

@@ -250,10 +250,10 @@ def test_item8_bad_alpha_is_refused_at_once_without_a_folder(tmp_path, value):
 def test_item9_changed_data_is_refused_naming_the_file(tmp_path):
     import shutil
 
-    from sparselab.data.root import default_root
+    from sparselab.data.excerpt import ROOT as EXCERPTS
 
     data = tmp_path / "data"
-    shutil.copytree(default_root() / "mulan" / "emotions", data / "mulan" / "emotions")
+    shutil.copytree(EXCERPTS / "mulan" / "emotions", data / "mulan" / "emotions")   # shipped whole
     args = ["experiment=martins2016/table2_multilabel", "profile=smoke", "data.name=emotions", "task.loss=softmax"]
     e = env(SPARSELAB_DATA=str(data))
     run = lambda: subprocess.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={tmp_path / 'runs'}"],

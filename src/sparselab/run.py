@@ -135,6 +135,11 @@ def _interrupted() -> int:
 
 if __name__ == "__main__":
     check_overrides(CONF_DIR, sys.argv[1:])
+    from sparselab.data.first_use import prepare
+
+    status = prepare(CONF_DIR, sys.argv[1:])  # cpu / paper: fetch missing data now, or stop in one line
+    if status is not None:
+        sys.exit(status)
     msg = _runs_folder_error(sys.argv[1:])
     if msg:
         print(msg, file=sys.stderr)

@@ -9,7 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .check import PROFILES, UnknownDatasetError, check, dataset_names, get_dataset
+from .check import (PROFILE_NEEDS, PROFILES, UnknownDatasetError, check, check_dataset, dataset_names,
+                    get_dataset, package_dir)
 from .fetch import BASE_URL_ENV, FetchError, fetch
 
 
@@ -26,25 +27,42 @@ def _unknown(e: UnknownDatasetError) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    print(f"{'name':<22} {'status':<9} {'files':>5} {'MB':>7}  description")
+    """What is on disk under the data root (existence and size, as ``check --quick``), beside what upstream offers."""
+    root = _root(args.root)
+    print(f"data root: {root}")
+    print(f"{'name':<22} {'on disk':<18} {'upstream':<9} {'files':>5} {'MB':>7}  description")
     for name in dataset_names():
         ds = get_dataset(name)
         size = ds.total_size
         mb = "      -" if not ds.files else (f"{size / 1e6:7.1f}" if size is not None else "      ?")
-        print(f"{name:<22} {ds.status:<9} {len(ds.files):>5} {mb}  {ds.title}")
+        here = "-" if not ds.files else check_dataset(name, root, quick=True)
+        disk = here if isinstance(here, str) else f"{here.status} {here.n_files - len(here.missing)}/{here.n_files}"
+        disk += " (pkg)" if getattr(here, "where", "") else ""
+        print(f"{name:<22} {disk:<18} {ds.status:<9} {len(ds.files):>5} {mb}  {ds.title}")
         if ds.missing and ds.status != "complete" or not ds.files:
-            print(f"{'':<22} missing: {'; '.join(ds.missing)}")
+            print(f"{'':<22} upstream lacks: {'; '.join(ds.missing)}")
     return 0
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    for name in args.names:  # validate every name before downloading anything
+    if args.profile == "smoke":
+        print("the smoke profile reads the excerpts shipped in the package (src/sparselab/data/excerpts): "
+              "nothing to fetch")
+        return 0
+    names = list(args.names) or list(PROFILE_NEEDS.get(args.profile, ()))
+    if not names:
+        print("error: name the data sets to fetch, or give --profile cpu|paper", file=sys.stderr)
+        return 2
+    for name in names:  # validate every name before downloading anything
         try:
             get_dataset(name)
         except UnknownDatasetError as e:
             return _unknown(e)
     root = _root(args.root)
-    for name in args.names:
+    for name in names:
+        if args.profile and check_dataset(name, root, quick=True).status == "present":
+            print(f"{name}: present under {root}" + (" (or in its installed package)" if package_dir(name) else ""))
+            continue
         try:
             fetch(name, root=root, base_url=args.base_url, timeout=args.timeout)
         except FetchError as e:
@@ -72,9 +90,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m sparselab.data", description="Fetch and verify sparselab datasets.")
     sub = p.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("list", help="list registered datasets and their upstream status").set_defaults(func=cmd_list)
+    lst = sub.add_parser("list", help="what is on disk under the data root, and what upstream offers")
+    lst.add_argument("--root", help="data root (default as for fetch)")
+    lst.set_defaults(func=cmd_list)
     f = sub.add_parser("fetch", help="download dataset(s) into the data root, verifying sha256")
-    f.add_argument("names", nargs="+", metavar="name")
+    f.add_argument("names", nargs="*", metavar="name")
+    f.add_argument("--profile", choices=PROFILES, default=None,
+                   help="fetch what this profile reads and is not there (make data PROFILE=...)")
     f.add_argument("--root", help="data root (default: $SPARSELAB_DATA, else ../shared/data, else ~/.cache/sparselab/data)")
     f.add_argument("--base-url", default=None, help=f"mirror of a data root to download from (default: ${BASE_URL_ENV}, else upstream URLs)")
     f.add_argument("--timeout", type=float, default=60.0, help="network timeout in seconds")

@@ -9,6 +9,8 @@ Every malformed line raises :class:`~sparselab.data.errors.DataFormatError` nami
 """
 from __future__ import annotations
 
+import gzip
+
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -136,7 +138,8 @@ def read_arff(path: str | Path) -> Arff:
     sp_vals: list[float] = []
     n_rows = 0
     sparse = None
-    with open(path, encoding="utf-8", errors="strict") as fh:
+    opener = gzip.open if str(path).endswith(".gz") else open   # .arff.gz: the shipped excerpts
+    with opener(path, "rt", encoding="utf-8", errors="strict") as fh:
         for lineno, raw in enumerate(fh, start=1):
             line = raw.strip()
             if not line or line.startswith("%"):

@@ -22,3 +22,14 @@ class MissingDataError(FileNotFoundError):
             f"Fetch it with `python -m sparselab.data fetch {name}` "
             f"(or point SPARSELAB_DATA / data.root at a copy)."
         )
+
+
+class DataUnavailableError(MissingDataError):
+    """A data set a run needs is not under the data root and could not be fetched (e.g. no network)."""
+
+    def __init__(self, name: str, root: str | Path, profile: str, reason: str):
+        self.name = name
+        FileNotFoundError.__init__(
+            self, f"data set '{name}' is not under {root} and could not be downloaded ({reason}); with network run "
+                  f"`python -m sparselab.data fetch {name} --root {root}` (or `make data PROFILE={profile}`), or point "
+                  f"SPARSELAB_DATA at a copy")

@@ -71,12 +71,16 @@ def available(name: str, root: str | Path) -> bool:
         return False
     folder, xml, train, test = REGISTRY[name]
     d = Path(root) / "mulan" / folder
-    return all((d / f).is_file() for f in (xml, train, test) if f)
+    return all((d / f).is_file() or (d / f"{f}.gz").is_file() for f in (xml, train, test) if f)
 
 
 def _require(path: Path, name: str, root: Path) -> Path:
+    if not path.is_file() and path.with_name(path.name + ".gz").is_file():
+        return path.with_name(path.name + ".gz")   # the shipped excerpts gzip scene (sparselab.data.excerpt)
     if not path.is_file():
-        raise MissingDataError(name, path.relative_to(root) if path.is_relative_to(root) else path, root)
+        # the registry's data set is "mulan" (the fetch command's name), not the Mulan set ``name``
+        where = path.relative_to(root) if path.is_relative_to(root) else path
+        raise MissingDataError("mulan", f"{where} (Mulan set {name})", root)
     return path
 
 

@@ -1,7 +1,7 @@
 """CoNLL–SIGMORPHON 2018 task 1 (type-level inflection): the format -- parser, symbols, prediction files, scoring.
 
-Files live under ``<data root>/sigmorphon2018_task1/{all,surprise}/<language>-{train-<setting>,dev,test}``,
-one example per line: ``lemma<TAB>form<TAB>tags`` (tags joined by ``;``).
+Files live under ``<data root>/sigmorphon2018_task1/{all,surprise}/<language>-{train-<setting>,dev,test}``
+(or the same name + ``.gz``: the shipped excerpts, :mod:`sparselab.data.excerpt`), one example per line: ``lemma<TAB>form<TAB>tags`` (tags joined by ``;``).
 
 Multilingual encoding (Peters et al. 2019, following Kann & Schütze): the source is the language
 token, then the tags (one symbol each), then the lemma's characters; the target is the form's
@@ -10,6 +10,7 @@ Vocabularies, batching and padding are the generic ones of :mod:`sparselab.data.
 """
 from __future__ import annotations
 
+import gzip
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -54,7 +55,8 @@ def read_file(path: str | Path, lang: str | None = None, covered: bool = False,
     lang = lang or language_of(path)
     want = 2 if covered else 3
     out: list[Example] = []
-    with open(path, encoding="utf-8") as fh:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
         for lineno, raw in enumerate(fh, 1):
             line = raw.rstrip("\n").rstrip("\r")
             if not line.strip():
@@ -80,7 +82,7 @@ def read_file(path: str | Path, lang: str | None = None, covered: bool = False,
 
 
 def language_of(path: Path) -> str:
-    name = Path(path).name
+    name = Path(path).name.removesuffix(".gz")
     for suffix in ("-covered-test", "-test", "-dev", "-train-high", "-train-medium", "-train-low"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
@@ -104,7 +106,7 @@ def languages(setting: str, root: str | Path | None = None) -> list[tuple[str, P
         d = base / folder
         if not d.is_dir():
             continue
-        for p in d.glob(f"*-train-{setting}"):
+        for p in [*d.glob(f"*-train-{setting}"), *d.glob(f"*-train-{setting}.gz")]:
             found[language_of(p)] = d
     if not found:
         raise MissingDataError(DATASET, f"{DATASET}/all/*-train-{setting}", data_root(root))
@@ -114,6 +116,8 @@ def languages(setting: str, root: str | Path | None = None) -> list[tuple[str, P
 def split_file(folder: Path, lang: str, split: str, setting: str) -> Path:
     name = f"{lang}-train-{setting}" if split == "train" else f"{lang}-{split}"
     p = folder / name
+    if not p.exists() and p.with_name(name + ".gz").exists():
+        return p.with_name(name + ".gz")
     if not p.exists():
         raise MissingDataError(DATASET, p, folder.parent.parent)
     return p

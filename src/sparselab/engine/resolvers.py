@@ -16,6 +16,9 @@ another spelling (``mapping.alpha=1`` / ``1.0``, an explicit default ``seed=0``)
 tasks per node differ from its devices).
 
 ``${paper_precision:}`` is the paper profile's training precision on this machine (:func:`_paper_precision`).
+
+``${excerpts:}`` is the folder of the data excerpts shipped in the package (:mod:`sparselab.data.excerpt`), the smoke
+profile's data root.
 """
 from __future__ import annotations
 
@@ -84,8 +87,15 @@ def _paper_precision():
     return "bf16-mixed"
 
 
+def _excerpts() -> str:
+    from sparselab.data.excerpt import ROOT
+
+    return str(ROOT)
+
+
 def register() -> None:
-    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("paper_precision", _paper_precision)):
+    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("paper_precision", _paper_precision),
+                     ("excerpts", _excerpts)):
         if not OmegaConf.has_resolver(name):
             OmegaConf.register_new_resolver(name, fn)
     if not OmegaConf.has_resolver("by_profile"):

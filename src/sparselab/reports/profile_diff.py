@@ -12,6 +12,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
+from sparselab.engine import record
+
 GROUPS = ("task", "data", "model")
 
 
@@ -84,6 +86,8 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     params = OmegaConf.to_container(other.hydra.sweeper.params or {}, resolve=False)
     job = OmegaConf.to_container(OmegaConf.masked_copy(other, [k for k in other if k != "hydra"]), resolve=True)
     out = []
+    # where a job reads its data from (the smoke profile: the shipped excerpts) is not a difference of the job
+    ignore = [*ignore, *(".".join(k) for k in record.NON_SEMANTIC_SUBKEYS)]
     skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
     for key, spec in sorted(params.items()):
         ours = {_norm(_get(r["config"], key)) for r in recs}

@@ -229,15 +229,21 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     profile = choose_profile(args.profile)
     plan = plans[profile]
     runs = runs_root()
-    try:
-        Path(runs).mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise PipelineError(f"error: cannot create the runs folder {runs} (SPARSELAB_RUNS): "
-                            f"{err.strerror or err}") from None
     print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     check_only(plan, profile, args.only)
     check_set(args.extra)
     if not args.report_only:
+        from sparselab.data.first_use import prepare
+
+        status = prepare(CONF_DIR, *[[f"experiment={e}", f"profile={profile}", *o] for e, o in plan.sweeps
+                                     if not args.only or e in args.only])   # every sweep's data, before the first
+        if status is not None:
+            raise PipelineError(None, status)
+        try:
+            Path(runs).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise PipelineError(f"error: cannot create the runs folder {runs} (SPARSELAB_RUNS): "
+                                f"{err.strerror or err}") from None
         run_plan(plan, profile, args.jobs, runs, args.only, launcher=args.launcher, extra=args.extra)
     by_sweep = sweep_identities(plan, profile)
     planned = set().union(*(ids for _, ids in by_sweep))
