@@ -9,6 +9,7 @@ import pytest
 from sparselab.data.root import PROJECT_ROOT
 
 from scripts import load_script
+from reference_data import needs_reference
 
 BENCH = PROJECT_ROOT / "benchmarks" / "bench_transformer_speed.py"
 
@@ -18,6 +19,7 @@ def _load(monkeypatch):
     return load_script("benchmarks/bench_transformer_speed.py")
 
 
+@needs_reference
 @pytest.mark.slow   # ~40 s on 2 busy cores: torch.compile of the sparse kernels
 def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device, capfd):
     bench = _load(monkeypatch)

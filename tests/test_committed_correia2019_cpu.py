@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 from scripts import PROJECT, load_script
+from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "correia2019" / "cpu"
 
@@ -22,6 +23,7 @@ def files(folder: Path, pattern: str) -> dict[str, str]:
     return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.glob(pattern))}
 
 
+@needs_reference
 def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path, monkeypatch, capsys):
     from sparselab.reports.runner import main
 

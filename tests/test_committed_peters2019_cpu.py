@@ -11,6 +11,7 @@ from scripts import PROJECT
 
 from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
 from sparselab.reports.reference import reference
+from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"
 
@@ -35,6 +36,7 @@ def committed_pvalues() -> dict:
     return {(c[0], alpha[c[1]]): float(c[6]) for c in cells if c[1] in alpha and c[6] != "–"}
 
 
+@needs_reference
 def test_committed_claims_are_computed_from_the_committed_records():
     table1 = grid_records()
     mt = stored("runs_mt.jsonl")

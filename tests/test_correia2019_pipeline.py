@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from index_links import broken_links
+from reference_data import needs_reference
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -26,6 +27,7 @@ def _table(text: str, heading: str) -> dict[str, list[str]]:
     return {r[0]: r for r in rows}
 
 
+@needs_reference
 @pytest.mark.slow
 def test_smoke_pipeline(tmp_path):
     env = dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="offline", OMP_NUM_THREADS="1",
