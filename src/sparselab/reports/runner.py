@@ -150,7 +150,8 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
                     help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
                          "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
                          "reports and the index, and leaves the inflection files as they are; Martins: --only "
-                         "martins2016/table3_snli does the same for the SNLI reports)")
+                         "martins2016/table3_snli does the same for the SNLI reports, --only martins2016/table2_multilabel for "
+                         "Table 2)")
     return ap
 
 
