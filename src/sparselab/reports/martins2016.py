@@ -96,6 +96,9 @@ def load_table2(runs, profile: str, out: Path | None = None) -> tuple[list[dict]
     return recs, {(r["config"]["data"]["name"], r["config"]["task"]["loss"]): r for r in recs}
 
 
+COMMITS_PART = True     # committed() holds Table 2's records only: a clone's --report-only rebuilds that part
+
+
 def committed(out: Path, runs) -> list[dict]:
     """The records a clone without run directories can rebuild from: Table 2's (see the runner)."""
     return t2rec.committed(out, runs)

@@ -23,7 +23,7 @@ from .records import relative_run, scrub, selection
 CONFIGS = "runs_table2.jsonl"
 EXTRAS = "run_extras_table2.jsonl"
 # record fields kept beside the configs (no host, pid or traceback)
-KEEP = ("status", "experiment", "git_commit", "versions", "python", "threads", "cpu_count", "started_at",
+KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
         "finished_at", "wall_time_s", "extra")
 METRICS = ("micro_f1", "macro_f1")
 

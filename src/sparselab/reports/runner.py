@@ -197,6 +197,9 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
     if not found and args.report_only and committed is not None and target.is_dir():
         found = jobs_among(committed(target, runs), part)
+        if found and not args.only and getattr(report, "COMMITS_PART", False):
+            # the committed records cover part of the plan (Martins: Table 2): report that part's jobs only
+            part = set().union(*(ids for _, ids in by_sweep if set(ids) & found))
         if found:
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)
