@@ -23,8 +23,10 @@ T3 = "martins2016/table3_snli"
 # Budget (issue 22: the whole cpu plan <= 2 h of wall time on 2 cores, 2 jobs in parallel). Estimated, not yet run:
 #   SNLI 96 jobs x ~100 s (65-201 s measured per job in the 36-job run) / 2 = ~80 min; Figure 3 80 jobs x 3 seeds,
 #   5-fold CV on 10 L2 values: per seed ~9.4 s of CPU at K=50 and ~0.7 s at K=10 (measured, one job each) = ~21 min
-#   of CPU, ~11 min of wall; Table 2 unchanged but for birds (fewer rows): ~15-20 min (the earlier projection of
-#   ~25 min for Table 2 and the old Figure 3, whose CPU time was a third of the new one). Total ~105-110 min.
+#   of CPU, ~11 min of wall. Table 2 (issue 37): the paper's protocol on every Mulan set (11 L2 decades, 5-fold CV,
+#   no reduction), measured one job at a time on the shared 2-core machine: 27 jobs, 63 min of job time
+#   (22 min of CPU), the longest set bibtex at 28 min for its 3 jobs (per set:
+#   reports/martins2016/cpu/table2_multilabel.md), so no set needs a reduction.
 SNLI_SMOKE = ["task.l2=0", "seed=0"]
 SNLI_CPU = ["task.l2=0,1e-4"]
 

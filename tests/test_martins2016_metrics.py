@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sparselab.tasks.label_proportions import js_divergence, proportion_metrics
-from sparselab.tasks.multilabel import cv_score, multilabel_metrics
+from sparselab.tasks.multilabel import bootstrap_f1, cv_score, multilabel_metrics
 
 Y_TRUE = [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
 Y_PRED = [[1, 0, 0], [0, 1, 1], [1, 0, 0]]
@@ -26,6 +26,20 @@ def test_perfect_and_empty_predictions():
     assert m["micro_f1"] == m["macro_f1"] == m["label_f1"] == 1.0
     z = multilabel_metrics(Y_TRUE, np.zeros((3, 3)))
     assert z["micro_f1"] == z["macro_f1"] == z["label_f1"] == 0.0  # 0/0 counts as 0
+
+
+def test_bootstrap_resamples_depend_on_the_seed_only_so_losses_pair():
+    rng = np.random.default_rng(0)
+    Y = rng.random((40, 5)) < 0.4
+    a, b = rng.random((40, 5)) < 0.4, rng.random((40, 5)) < 0.4
+    ba, ba2, bb = bootstrap_f1(Y, a, 50, [0, 0]), bootstrap_f1(Y, a, 50, [0, 0]), bootstrap_f1(Y, b, 50, [0, 0])
+    assert ba == ba2 and len(ba["micro_f1"]) == len(bb["macro_f1"]) == 50
+    # replicate i of every run is the same resample: recompute replicate 0 of loss b by hand
+    idx = np.random.default_rng([0, 0]).integers(0, 40, 40)
+    assert bb["micro_f1"][0] == pytest.approx(multilabel_metrics(Y[idx], b[idx])["micro_f1"], abs=1e-6)
+    assert bb["macro_f1"][0] == pytest.approx(multilabel_metrics(Y[idx], b[idx])["macro_f1"], abs=1e-6)
+    # a perfect prediction stays perfect on every resample
+    assert set(bootstrap_f1(Y, Y, 20, [0, 1])["micro_f1"]) == {1.0}
 
 
 def test_cv_objective_is_mean_of_micro_and_macro():

@@ -158,8 +158,8 @@ def other_runs_html(runs: str | os.PathLike) -> str:
 
 
 # ---------------------------------------------------------------- summary
-VERDICTS = ("does not hold", "holds", "untested")
-BULLET_VERDICT = re.compile(r"— \*\*(does not hold|holds|untested)\*\*")
+VERDICTS = ("does not hold", "holds", "inconclusive", "untested")
+BULLET_VERDICT = re.compile(r"— \*\*(does not hold|holds|inconclusive|untested)\*\*")
 SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training steps, run to prove the pipeline "
               "end to end. Its verdicts test the plumbing, not the paper: read the <code>cpu</code> or "
               "<code>paper</code> report for the claims.</p>")
@@ -218,7 +218,7 @@ def summary_html(items: Sequence[tuple[str, str, str]], out_dir: Path, profile: 
         parts.append(SMOKE_NOTE)
     parts.append(planned_html())
     if by_claim:
-        total = {v: sum(c.get(v, 0) for c in by_claim.values()) for v in ("holds", "does not hold", "untested")}
+        total = {v: sum(c.get(v, 0) for c in by_claim.values()) for v in VERDICTS[1:2] + VERDICTS[:1] + VERDICTS[2:]}
         parts.append(f"<p>{len(by_claim)} claims of the paper, checked by rules stated in their reports; verdicts "
                      "(a claim checked on several cases counts each): "
                      + ", ".join(f"{n} {v}" for v, n in total.items() if n) + ".</p>")

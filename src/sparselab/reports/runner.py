@@ -200,7 +200,8 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
                     help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
                          "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
                          "reports and the index, and leaves the inflection files as they are; Martins: --only "
-                         "martins2016/table3_snli does the same for the SNLI reports)")
+                         "martins2016/table3_snli does the same for the SNLI reports, --only martins2016/table2_multilabel for "
+                         "Table 2)")
     return ap
 
 
@@ -254,6 +255,9 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     if not found and args.report_only and committed is not None and target.is_dir():
         stored = committed(target, runs)
         found = jobs_among(stored, part)
+        if found and not args.only and getattr(report, "COMMITS_PART", False):
+            # the committed records cover part of the plan (Martins: Table 2): report that part's jobs only
+            part = set().union(*(ids for _, ids in by_sweep if set(ids) & found))
         if found:
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)

@@ -20,6 +20,10 @@ is warm-started from the strongest penalty. The chosen model is refit on the who
 Metrics (fractions in [0, 1]): ``micro_f1``; ``macro_f1`` as in the authors' code, i.e. the
 harmonic mean of macro-averaged precision and macro-averaged recall; ``label_f1`` the mean of
 the per-label F1 scores. A 0/0 precision, recall or F1 counts as 0.
+
+Noise: each split's record keeps micro- and macro-F1 on ``BOOTSTRAP_SAMPLES`` resamples of its test examples
+(``per_split[i].bootstrap``), drawn from a seed that depends on the split only, so the report can compare two losses
+replicate by replicate (a paired bootstrap).
 """
 from __future__ import annotations
 
@@ -40,6 +44,10 @@ log = logging.getLogger("sparselab")
 
 PAPER_L2_GRID = [10.0 ** k for k in range(-8, 3)]
 PAPER_CV_FOLDS = 5
+# Test-set bootstrap (the per-cell noise of the report): resamples per split, and the seed of split i is [0, i].
+# Constants, not config: the noise measure does not change what a job fits, so not its identity.
+BOOTSTRAP_SAMPLES = 500
+BOOTSTRAP_SEED = 0
 CV_OBJECTIVES = ("micro_macro_mean", "micro_f1", "macro_f1")
 
 
@@ -49,20 +57,40 @@ def _div(a, b):
     return np.divide(a, b, out=np.zeros(np.broadcast(a, b).shape), where=b > 0)
 
 
+def f1_from_counts(tp, fp, fn) -> dict[str, np.ndarray]:
+    """micro-F1, macro-F1 and label-F1 from per-label counts (last axis = labels; leading axes kept)."""
+    tp, fp, fn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn))
+    micro = _div(2 * tp.sum(-1), 2 * tp.sum(-1) + fp.sum(-1) + fn.sum(-1))
+    macro_p = _div(tp, tp + fp).mean(-1)
+    macro_r = _div(tp, tp + fn).mean(-1)
+    macro = _div(2 * macro_p * macro_r, macro_p + macro_r)
+    label_f1 = _div(2 * tp, 2 * tp + fp + fn).mean(-1)
+    return {"micro_f1": micro, "macro_f1": macro, "label_f1": label_f1,
+            "macro_precision": macro_p, "macro_recall": macro_r}
+
+
 def multilabel_metrics(Y_true, Y_pred) -> dict[str, float]:
     """micro-F1, macro-F1 (harmonic mean of macro-P and macro-R) and the mean per-label F1."""
     Y_true = np.asarray(Y_true, dtype=bool)
     Y_pred = np.asarray(Y_pred, dtype=bool)
-    tp = (Y_true & Y_pred).sum(axis=0).astype(np.float64)
-    fp = (~Y_true & Y_pred).sum(axis=0).astype(np.float64)
-    fn = (Y_true & ~Y_pred).sum(axis=0).astype(np.float64)
-    micro = float(_div(2 * tp.sum(), 2 * tp.sum() + fp.sum() + fn.sum()))
-    macro_p = float(_div(tp, tp + fp).mean())
-    macro_r = float(_div(tp, tp + fn).mean())
-    macro = float(_div(2 * macro_p * macro_r, macro_p + macro_r))
-    label_f1 = float(_div(2 * tp, 2 * tp + fp + fn).mean())
-    return {"micro_f1": micro, "macro_f1": macro, "label_f1": label_f1,
-            "macro_precision": macro_p, "macro_recall": macro_r}
+    m = f1_from_counts((Y_true & Y_pred).sum(axis=0), (~Y_true & Y_pred).sum(axis=0), (Y_true & ~Y_pred).sum(axis=0))
+    return {k: float(v) for k, v in m.items()}
+
+
+def bootstrap_f1(Y_true, Y_pred, samples: int, seed: int | list[int]) -> dict:
+    """micro- and macro-F1 on ``samples`` resamples (with replacement) of the test examples.
+
+    The resamples depend only on (number of examples, seed), so runs of different losses on one test set draw the
+    same resamples: the report pairs them replicate by replicate."""
+    Y_true = np.asarray(Y_true, dtype=bool)
+    Y_pred = np.asarray(Y_pred, dtype=bool)
+    n = Y_true.shape[0]
+    rng = np.random.default_rng(seed)
+    counts = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(samples)]).astype(np.float64)
+    parts = [(Y_true & Y_pred), (~Y_true & Y_pred), (Y_true & ~Y_pred)]
+    m = f1_from_counts(*(counts @ x.astype(np.float64) for x in parts))
+    return {"samples": int(samples), "seed": seed,
+            **{k: [round(float(v), 6) for v in m[k]] for k in ("micro_f1", "macro_f1")}}
 
 
 def cv_score(m: dict[str, float], objective: str) -> float:
@@ -105,7 +133,7 @@ def targets(Y: np.ndarray, loss: str) -> np.ndarray:
 
 # --------------------------------------------------------------------------------------------- protocol
 def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, folds: int, max_iter: int,
-                        objective: str, seed: int, ctx=None, tag: str = "") -> dict:
+                        objective: str, seed: int, ctx=None, tag: str = "", split_index: int = 0) -> dict:
     """CV over (L2, threshold) on the training rows, refit at the chosen L2, test metrics."""
     require_labels(split)
     Xtr, Ytr = split.X_train, split.Y_train
@@ -146,19 +174,22 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
                              on_fit=on_fit)
     _, prev, D_te = deque(path, maxlen=1)[0]
     iters = count["iters"]
-    test = multilabel_metrics(split.Y_test, predict(prev.scores(D_te), loss, best_thr))
+    Y_pred = predict(prev.scores(D_te), loss, best_thr)
+    test = multilabel_metrics(split.Y_test, Y_pred)
+    boot = bootstrap_f1(split.Y_test, Y_pred, BOOTSTRAP_SAMPLES, [BOOTSTRAP_SEED, split_index])
     return {
         "test": test, "l2": best_l2, "threshold": best_thr, "cv_objective": best_score,
         "cv_metrics": best_m, "n_train": int(n), "n_test": int(split.Y_test.shape[0]),
         "lbfgs_iterations": int(iters), "final_fit_converged": bool(prev.converged),
         "cv_time_s": round(cv_time, 2), "refit_time_s": round(time.time() - t1, 2),
-        "cpu_time_s": round(time.process_time() - c0, 2),
+        "cpu_time_s": round(time.process_time() - c0, 2), "bootstrap": boot,
     }
 
 
 def run(cfg, ctx) -> dict:
     tcfg = cfg.task
     check_no_mapping(cfg)
+    t_job, c_job = time.time(), time.process_time()   # the job's time, data loading included (issue 37 budget)
     loss = str(tcfg.loss)
     if loss not in linear.LOSSES:
         raise ConfigError(f"task.loss={loss!r} is unknown; valid: {', '.join(linear.LOSSES)}")
@@ -181,7 +212,7 @@ def run(cfg, ctx) -> dict:
     for i, split in enumerate(data.splits):
         tag = "" if len(data.splits) == 1 else f"_{split.name}"
         r = select_and_evaluate(split, loss, l2_grid, thresholds, folds, int(tcfg.max_iter),
-                                str(tcfg.cv_objective), int(cfg.seed) + i, ctx, tag)
+                                str(tcfg.cv_objective), int(cfg.seed) + i, ctx, tag, split_index=i)
         r["split"] = split.name
         per_split.append(r)
         log.info("%s/%s %s: l2=%g thr=%g cv=%.4f test micro=%.4f macro=%.4f (%.1fs)", name, loss, split.name,
@@ -204,5 +235,6 @@ def run(cfg, ctx) -> dict:
         "cv_folds": folds, "cv_objective": str(tcfg.cv_objective), "max_iter": int(tcfg.max_iter),
         "examples_read": data.read, "unlabelled_removed": data.removed,
         "reductions": reductions, "per_split": per_split,
+        "job_time_s": round(time.time() - t_job, 1), "job_cpu_time_s": round(time.process_time() - c_job, 1),
     }
     return {"metrics": metrics, "best": best, "extra": extra}

@@ -15,19 +15,23 @@ file. Every number comes from a run record of the sweeps ``martins2016/table2_mu
 """
 from __future__ import annotations
 
+import json
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+import numpy as np
 
 from sparselab import plots
 from . import claims
 from . import snli
+from . import table2_records as t2rec
 from ..profile_diff import profile_lines
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import load
+from ..records import data_relative, load, once_per_job
 from ..reference import reference
 from ..tables import NONE, best_keys, bold, md_table, pct
 
@@ -43,12 +47,16 @@ F3 = f"{PAPER}/figure3_label_proportions"
 SNLI_RUNS = "runs_snli.jsonl"
 ARTIFACTS = [
     ("Table 2 (multi-label)", "table2_multilabel.md",
-     "micro-F1 / macro-F1 per dataset x loss (best in bold), mean per-label F1, chosen hyper-parameters, paper summary"),
+     "micro-F1 / macro-F1 ± test-set bootstrap std per dataset x loss (best beyond the noise in bold), job time per "
+     "dataset, mean per-label F1, chosen hyper-parameters, paper summary, claims"),
     ("Figure 3 (label proportions)", "figure3_label_proportions.png",
      "MSE and JS divergence vs average document length, {uniform, random} x {K=10, K=50}, error bars over seeds"),
     ("Figure 3 table", "figure3_label_proportions.md", "the numbers behind Figure 3 (mean ± std over seeds) and the crossover"),
     *snli.ARTIFACTS,
     ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    ("Table 2 run configs", t2rec.CONFIGS, "config, hash and metrics of every Table 2 run"),
+    ("Table 2 run extras", t2rec.EXTRAS, "the rest of each Table 2 record (bootstrap replicates, per-split choices, "
+                                         "times): --report-only rebuilds Table 2 from these two files"),
 ]
 
 
@@ -81,10 +89,21 @@ def paper_summary(ref: Mapping[str, Any], *keys: tuple[str, str]) -> list[str]:
 
 # ================================================================ Table 2
 # ---------------------------------------------------------------- load
-def load_table2(runs, profile: str) -> tuple[list[dict], dict[tuple[str, str], dict]]:
-    """The finished Table 2 records, and the same keyed by (dataset, loss)."""
+def load_table2(runs, profile: str, out: Path | None = None) -> tuple[list[dict], dict[tuple[str, str], dict]]:
+    """The finished Table 2 records (without any under ``runs``: those committed in ``out``), and the same keyed by
+    (dataset, loss)."""
     recs = load(runs, profile, T2)
+    if not recs and out is not None:
+        recs = once_per_job(t2rec.committed(out, runs))
     return recs, {(r["config"]["data"]["name"], r["config"]["task"]["loss"]): r for r in recs}
+
+
+COMMITS_PART = True     # committed() holds Table 2's records only: a clone's --report-only rebuilds that part
+
+
+def committed(out: Path, runs) -> list[dict]:
+    """The records a clone without run directories can rebuild from: Table 2's (see the runner)."""
+    return t2rec.committed(out, runs)
 
 
 # ---------------------------------------------------------------- compute
@@ -146,11 +165,15 @@ class F1Cells:
 
 
 def f1_cell(by, d: str, loss: str, metric: str, vals: Mapping[str, float], best: set, with_std: bool) -> str:
-    """One score cell: percent, ``± std`` for datasets with several outer splits, bold if best."""
+    """One score cell: percent ``± the test-set bootstrap std`` (records without replicates: ``± std`` over outer
+    splits where there are several), bold if best."""
     if loss not in vals:
         return NONE
     s = pct(vals[loss])
-    if with_std and f"{metric}_std" in by[(d, loss)]["metrics"]:
+    reps = t2rec.replicates(by[(d, loss)], metric)
+    if reps is not None:
+        s += f" ± {np.std(reps, ddof=1):.2f}"
+    elif with_std and f"{metric}_std" in by[(d, loss)]["metrics"]:
         s += f" ± {pct(by[(d, loss)]['metrics'][f'{metric}_std'])}"
     return bold(s) if loss in best else s
 
@@ -163,9 +186,10 @@ def table2_f1_cells(by, datasets: list[str], notes: Mapping[str, str]) -> F1Cell
             rows.append([f"{d} (dataset of the paper)"] + ["data not available here"] + [""] * (2 * len(LOSSES) - 1))
             continue
         row = [d + (" (dataset of the paper)" if d in PAPER_SETS else " (extra dataset)")]
-        for metric in ("micro_f1", "macro_f1"):
+        noise = t2rec.cells(by, d, LOSSES)    # [] unless every loss ran: then the best are those no loss beats
+        for i, metric in enumerate(("micro_f1", "macro_f1")):
             vals = {l: by[(d, l)]["metrics"][metric] for l in LOSSES if (d, l) in by}
-            best = best_keys(vals)
+            best = set(noise[i].winners) if noise else best_keys(vals)
             if vals and len(vals) == len(LOSSES):
                 cells_all += 1
                 cells_paper += d in PAPER_SETS
@@ -244,31 +268,63 @@ def removed_text(files: Mapping[str, tuple[int, int | None]] | None) -> str:
                      for f, (n, read) in sorted(files.items(), key=lambda kv: order.get(kv[0], 2)))
 
 
-def table2_claim(by: Mapping[tuple[str, str], dict]) -> claims.Claim:
-    cells = []
+def table2_claims(by: Mapping[tuple[str, str], dict]) -> list[claims.Claim]:
+    """The paper's two claims on its datasets (noise-aware), then our earlier, weaker rule."""
     datasets = [d for d in PAPER_SETS if all((d, l) in by for l in LOSSES)]
+    paper_cells = [c for d in datasets for c in t2rec.cells(by, d, LOSSES)]
+    all_cells = [c for d in PAPER_SETS + EXTRA_SETS for c in t2rec.cells(by, d, LOSSES)]
+    scope = f"{len(datasets)} paper datasets; Reuters missing"
+    old = [{l: 100 * by[(d, l)]["metrics"][m] for l in LOSSES} for d in datasets for m in ("micro_f1", "macro_f1")]
+    return [claims.similar_claim(paper_cells, scope), claims.advantage_claim(paper_cells, scope, all_cells),
+            claims.multilabel_claim(old, len(datasets))]
+
+
+def minutes(seconds: float | None) -> str:
+    return NONE if seconds is None else f"{seconds / 60:.1f}"
+
+
+def table2_time_rows(by: Mapping[tuple[str, str], dict], datasets: list[str]) -> list[list[str]]:
+    """Per dataset: the protocol as run and the measured job time of its runs (all losses together)."""
+    rows = []
     for d in datasets:
-        for metric in ("micro_f1", "macro_f1"):
-            cells.append({l: 100 * by[(d, l)]["metrics"][metric] for l in LOSSES})
-    return claims.multilabel_claim(cells, len(datasets))
+        rs = [by[(d, l)] for l in LOSSES if (d, l) in by]
+        if not rs:
+            continue
+        ex = rs[0]["extra"]
+        walls = [r.get("wall_time_s") for r in rs]
+        cpus = [r["extra"].get("job_cpu_time_s") for r in rs]
+        reductions = sorted({x.split(": ", 1)[-1] for r in rs for x in r["extra"].get("reductions", [])})
+        rows.append([d, str(len(ex.get("l2_grid", []))), str(ex.get("cv_folds")), str(len(ex.get("per_split", []))),
+                     str(len(rs)), minutes(sum(walls) if None not in walls else None),
+                     minutes(sum(cpus) if None not in cpus else None), "; ".join(reductions) or "none"])
+    return rows
 
 
 def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, label_rows: list, hyper_rows: list,
                 reuters_msg: str, ref: Mapping[str, Any], profile_diff: list[str] = (),
-                claim: claims.Claim | None = None) -> str:
+                claim_rows: Sequence[claims.Claim] = (), time_rows: Sequence[list[str]] = ()) -> str:
     lines = profile_header(profile, recs, "Martins & Astudillo (2016), Table 2: multi-label classification")
     lines += list(profile_diff)
     lines += table2_protocol_lines(proto)
+    if time_rows:
+        lines += ["## Protocol and job time per dataset", "",
+                  "Job time: the engine's wall time of each run and the task's CPU time, summed over the dataset's runs "
+                  "(minutes; one job at a time, on a machine shared with other jobs: wall time > CPU time).", "",
+                  md_table(["dataset", "L2 values", "CV folds", "outer splits", "runs", "job time (min)",
+                            "CPU time (min)", "reduction"], time_rows)]
     header = ["dataset"] + [f"micro-F1 {l}" for l in LOSSES] + [f"macro-F1 {l}" for l in LOSSES]
-    lines += ["## Ours: test micro-F1 and macro-F1 (%)", "", "Best per dataset and metric in bold "
-              "(CAL500: mean ± std over its 5 test folds).", "", md_table(header, f1.rows)]
+    lines += ["## Ours: test micro-F1 and macro-F1 (%)", "",
+              "Each score ± the standard deviation of its test-set bootstrap (the noise measure: "
+              f"{noise_text(recs)}; CAL500: replicate-wise mean over its 5 outer test folds). Bold: best in the cell, i.e. "
+              f"no other loss is better by more than {claims.SE_FACTOR:g} standard errors of the paired bootstrap "
+              "difference (every loss draws the same resamples); a tie shares the cell.", "", md_table(header, f1.rows)]
     lines.append(f"Reuters RCV1-v2: {reuters_msg}")
     lines.append("")
     fmt_w = lambda w: ", ".join(f"{l} {w[l]}" for l in LOSSES)  # noqa: E731
-    lines += [f"**Best-cell count** (ties count for each tied loss): on the paper's datasets available here: "
+    lines += [f"**Best-cell count** (best beyond the noise, ties count for each tied loss): on the paper's datasets available here: "
               f"{fmt_w(f1.wins_paper)} of {f1.cells_paper} (dataset, metric) cells; on all datasets: {fmt_w(f1.wins)} "
-              f"of {f1.cells_all} cells. Paper: sparsemax best in 4 of 10 cells, logistic and softmax in 3 each "
-              f"(its 10 cells include Reuters, which is missing here).", ""]
+              f"of {f1.cells_all} cells. The paper's count is in its summary (Paper (reference), below); its cells "
+              f"include Reuters, which is missing here.", ""]
     lines += ["## Ours: mean per-label F1 (%)", "", md_table(["dataset"] + [f"label-F1 {l}" for l in LOSSES],
                                                              label_rows)]
     lines += ["## Chosen hyper-parameters (CV on train)", "", "CAL500: one value per outer fold.", "",
@@ -280,24 +336,35 @@ def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, la
         lines += paper_summary(ref, ("Reported summary", "reported_summary"), ("Protocol", "protocol"))
         lines += [f"- Datasets: {', '.join(ref.get('datasets', []))}; systems: {', '.join(ref.get('systems', []))}.",
                   f"- Metric: {ref.get('metric', '')}.", ""]
-    if claim is not None:
-        lines += claims.claims_section([claim])
+    if claim_rows:
+        lines += claims.claims_section(claim_rows)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def noise_text(recs: Sequence[dict]) -> str:
+    """How the records' bootstrap was drawn, e.g. ``500 resamples of the test examples``."""
+    sizes = sorted({p["bootstrap"]["samples"] for r in recs for p in r.get("extra", {}).get("per_split", [])
+                    if p.get("bootstrap")})
+    if not sizes:
+        return "not in these records, so every difference counts"
+    return f"{'/'.join(str(n) for n in sizes)} resamples with replacement of the test examples"
 
 
 # ---------------------------------------------------------------- write
 def write_table2(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = None,
                  reuters_msg: str | None = None) -> tuple[list[dict], list[str]]:
-    """table2_multilabel.md; returns the records used and the profile's reductions."""
-    recs, by = load_table2(runs, profile)
+    """table2_multilabel.md and its committed records; returns the records used and the profile's reductions."""
+    recs, by = load_table2(runs, profile, out)
     datasets = table2_datasets(by)
     proto = table2_protocol(by)
     text = table2_text(profile, recs, proto, table2_f1_cells(by, datasets, proto.notes),
                        table2_label_f1_rows(by, datasets), table2_hyper_rows(by, datasets),
                        reuters_status() if reuters_msg is None else reuters_msg,
                        (reference(PAPER) if ref is None else ref).get("table2_multilabel", {}),
-                       profile_lines(T2, recs, profile), table2_claim(by))
+                       profile_lines(T2, recs, profile), table2_claims(by), table2_time_rows(by, datasets))
     (Path(out) / "table2_multilabel.md").write_text(text)
+    if recs:
+        t2rec.write_committed(out, recs, runs)
     return recs, proto.reductions
 
 
@@ -463,11 +530,17 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
 
     ``options["only"]`` (the pipeline's ``--only``) naming just the SNLI experiment rewrites the SNLI reports only
     (their records in ``runs_snli.jsonl``): the Table 2 / Figure 3 files and their ``runs.jsonl`` are left as an
-    earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records."""
+    earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records.
+    Naming just Table 2 (or with no ``--only`` where the runs folder holds no Figure 3 / SNLI record, as in a clone
+    without run directories) rewrites Table 2 only, from its records (else those committed in ``out``), and leaves
+    the Figure 3 / SNLI files as they are (:func:`write_table2_only`)."""
     from ..records import runs_root
 
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
+    only = list((options or {}).get("only") or [])
+    if only == [T2] or (not only and not load(runs, profile, F3) and not load(runs, profile, snli.T3)):
+        return write_table2_only(profile, out, runs, ref, reuters_msg)
     recs4, red4 = snli.write_snli(profile, out, runs, ref)
     snli_red = f"Table 3 / Table 4 (SNLI): {'; '.join(red4) if red4 else 'none'}."
     if list((options or {}).get("only") or []) == [snli.T3]:
@@ -489,6 +562,23 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
                 profile=profile)
     return recs
+
+
+def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reuters_msg: str | None) -> list[dict]:
+    """Table 2 and its committed records (``runs_table2.jsonl``, ``run_extras_table2.jsonl``); ``runs.jsonl`` keeps
+    the other experiments' rows only (Table 2's are in its own file now); the index is rewritten."""
+    recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
+    configs = Path(out) / "runs.jsonl"
+    if configs.exists():
+        keep = [line for line in configs.read_text().splitlines()
+                if json.loads(line)["config"].get("experiment_name") != T2]
+        configs.write_text("".join(line + "\n" for line in keep))
+    notes = (f"Profile {profile}. Table 2: rebuilt by this run from its records (`{t2rec.CONFIGS}`, "
+             f"`{t2rec.EXTRAS}`); reductions vs the paper: {'; '.join(red2) if red2 else 'none'}. Figure 3 and "
+             f"Tables 3 / 4 (SNLI): report files from an earlier run of the pipeline, unchanged by this one; their "
+             f"runs' configs, hashes and metrics are in `runs.jsonl`.")
+    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs2, notes=notes, runs=runs)
+    return recs2
 
 
 # ================================================================ numbers behind the tables

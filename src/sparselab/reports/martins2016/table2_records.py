@@ -1,0 +1,77 @@
+"""Martins 2016 Table 2: the records' noise cells, and the records committed beside the report.
+
+* :func:`cells` turns the records of one dataset into :class:`~.claims.Cell` objects (test F1 in points
+  and the paired test-set bootstrap replicates, averaged over outer splits for CAL500);
+* ``runs_table2.jsonl`` (run, config hash, config, metrics, best) and ``run_extras_table2.jsonl`` (the rest of each
+  record, bootstrap replicates included) are written with the report, so that ``--report-only`` rebuilds Table 2 in a
+  clone without run directories (:func:`committed`).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sparselab.engine import record
+
+from .claims import Cell
+from ..index import write_configs
+from ..records import relative_run, scrub, selection
+
+CONFIGS = "runs_table2.jsonl"
+EXTRAS = "run_extras_table2.jsonl"
+# record fields kept beside the configs (no host, pid or traceback)
+KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
+        "finished_at", "wall_time_s", "extra")
+METRICS = ("micro_f1", "macro_f1")
+
+
+def replicates(rec: Mapping[str, Any], metric: str) -> list[float] | None:
+    """The record's bootstrap replicates of ``metric`` in points (mean over outer splits); None when not recorded."""
+    boots = [p.get("bootstrap") for p in rec.get("extra", {}).get("per_split", [])]
+    if not boots or any(b is None for b in boots):
+        return None
+    return list(100 * np.mean([b[metric] for b in boots], axis=0))
+
+
+def cells(by: Mapping[tuple[str, str], dict], dataset: str, losses: Sequence[str]) -> list[Cell]:
+    """One cell per metric for a dataset that has every loss (else [])."""
+    if not all((dataset, l) in by for l in losses):
+        return []
+    out = []
+    for metric in METRICS:
+        reps = {l: replicates(by[(dataset, l)], metric) for l in losses}
+        out.append(Cell(f"{dataset} {metric.replace('_f1', '')}", {l: 100 * by[(dataset, l)]["metrics"][metric]
+                                                                     for l in losses},
+                        None if any(v is None for v in reps.values()) else reps))
+    return out
+
+
+def write_committed(out: Path, recs: Sequence[dict], runs) -> None:
+    """:data:`CONFIGS` and :data:`EXTRAS` (same order, machine paths scrubbed)."""
+    write_configs(out, recs, runs, name=CONFIGS)
+    rows = []
+    for r in sorted(recs, key=lambda r: r["run_dir"]):
+        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in KEEP if k in r}}
+        rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
+    (Path(out) / EXTRAS).write_text("".join(x + "\n" for x in rows), encoding="utf-8")
+
+
+def committed(out: Path, runs) -> list[dict]:
+    """The Table 2 records committed in ``out`` with a ``run_dir`` under ``runs`` as a live record has (only the
+    plan's jobs inside :func:`~.records.plan_only`); [] when either file is missing."""
+    configs, extras = Path(out) / CONFIGS, Path(out) / EXTRAS
+    if not (configs.exists() and extras.exists()):
+        return []
+    more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
+    recs = []
+    for row in map(json.loads, configs.read_text(encoding="utf-8").splitlines()):
+        if row["run"] not in more:
+            raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
+        rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
+        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
+                     "metrics": row.get("metrics"), "best": row.get("best"), "run_dir": str(Path(runs) / row["run"])})
+    sel = selection()
+    return [r for r in recs if sel is None or record.identity(r) in sel.ids]
