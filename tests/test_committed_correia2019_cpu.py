@@ -61,7 +61,7 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
 
 def test_the_new_rules_on_the_stored_old_records(tmp_path, monkeypatch):
     """Issue 33's rules on the committed records of the old protocol (early stopping, α at 10 x lr, 1 seed)."""
-    from sparselab.reports import correia2019 as rep
+    from sparselab.reports.correia2019 import report as rep
     from sparselab.reports.correia2019 import claims
     from sparselab.reports.correia2019.runs import analysed, committed, split
     from sparselab.reports.reference import reference
