@@ -319,7 +319,7 @@ def test_table2_only_rebuilds_from_its_committed_records_and_keeps_the_rest(tmp_
     assert (out / "figure3_label_proportions.md").read_text() == "committed figure 3\n"
     assert [__import__("json").loads(x)["run"] for x in (out / "runs.jsonl").read_text().splitlines()] == ["cpu/x/f3"]
     # each score ± its bootstrap std (0.2 points drawn); sparsemax beyond softmax by more than the paired noise
-    assert re.search(r"\| scene \(paper\) \| 60\.00 ± 0\.[12]\d \| 70\.00 ± 0\.[12]\d \| \*\*71\.00 ± 0\.[12]\d\*\* \|",
+    assert re.search(r"\| scene \(dataset of the paper\) \| 60\.00 ± 0\.[12]\d \| 70\.00 ± 0\.[12]\d \| \*\*71\.00 ± 0\.[12]\d\*\* \|",
                      text)
     assert "| scene | 2 | 2 | 1 | 3 | 4.5 | 3.0 | 2 folds instead of 5 |" in text
     rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| ")}

@@ -136,7 +136,8 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
         f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
         f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}; {halving_rule(t)}",
     ]
-    lines.append(scaling_rule(recs))
+    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature (issue 32)
+        lines.append(scaling_rule(recs))
     epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
               for r in recs if r["metrics"].get("train_samples") and r.get("extra", {}).get("n_train")]
     if epochs:
