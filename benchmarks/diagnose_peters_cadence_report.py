@@ -85,14 +85,15 @@ def main() -> None:
                 continue
             m = r["metrics"]
             updates = float(m["train_samples"]) / int(r["config"]["task"]["batch_size"])
-            rows.append([f"{cell[0]:g} / {cell[1]:g}", name, m.get("epochs"), f"{updates:,.0f}", m.get("best_epoch"),
-                         m.get("lr_halvings", halvings(r) if r.get("extra") else "–"), f"{m['val_acc_best']:.2f}",
+            rows.append([f"{cell[0]:g} / {cell[1]:g}", name, int(m["epochs"]), f"{updates:,.0f}",
+                         int(m["best_epoch"]) + 1, int(m.get("lr_halvings", halvings(r) if r.get("extra") else 0)),
+                         f"{m['val_acc_best']:.2f}",
                          f"{m['acc']:.2f}", stop_reason(r) if r.get("extra") else "early stopping (committed record)"])
             if r.get("extra", {}).get("history"):
                 curves.append([f"{cell[0]:g} / {cell[1]:g}", name, " ".join(
                     f"e{h['epoch'] + 1}:{h['val_acc']:.1f}" for h in r["extra"]["history"])])
-    text = ("# Issue 32: does the validation cadence explain the cpu grid's deficit?\n\n" + __doc__.split("\n\n")[1]
-            .replace("\n", " ") + "\n\nBuilt by `python benchmarks/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
+    text = ("# Issue 32: does the validation cadence explain the cpu grid's deficit?\n\n" + __doc__.split("\n\n")[2]
+            .replace("\n", " ") + " Epochs are 1-based.\n\nBuilt by `python benchmarks/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
     base_acc = f"{base['metrics']['acc']:.2f}" if base else "not run"
     text += f"Non-neural baseline, test accuracy on the same 10 languages: **{base_acc}**.\n\n"
     text += md_table(["output α / attention α", "cadence", "epochs", "updates", "best epoch", "lr halvings",
