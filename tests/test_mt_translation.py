@@ -197,7 +197,7 @@ def test_table2_config_ties_alphas_and_picks_pair_settings(profile, pair, steps,
     t = c["task"]
     assert t["lr_rule"] == {"smoke": "best", "cpu": "previous", "paper": "previous"}[profile]
     if profile == "cpu":
-        assert (t["early_stopping_patience"], t["early_stopping_min_delta"], t["early_stopping_start"]) == (5, 0.1, 1.0)
+        assert (t["early_stopping_patience"], t["early_stopping_min_delta"], t["early_stopping_start"]) == (None, 0.1, 1.0)   # issue 32: a fixed step budget, no early stopping
     with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
         untied = compose("config", overrides=["experiment=peters2019/table2_mt", f"profile={profile}",
                                               "mapping.alpha=1.5", "mapping.attn_alpha=2.0"])
