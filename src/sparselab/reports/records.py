@@ -87,6 +87,25 @@ def load(runs: str | os.PathLike, profile: str, experiment: str,
     return once_per_job(recs)
 
 
+def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> list[dict[str, Any]]:
+    """Run records committed beside a report: ``configs`` (run, config, hash, metrics, best per line) joined with
+    ``extras`` (the rest of each record) on the run name, each with a ``run_dir`` under ``runs`` as a live record
+    has; [] when either file is missing. A run missing from ``extras`` is an error (the two are written together)."""
+    import json
+
+    if not (configs.exists() and extras.exists()):
+        return []
+    more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
+    recs = []
+    for row in map(json.loads, configs.read_text(encoding="utf-8").splitlines()):
+        if row["run"] not in more:
+            raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
+        rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
+        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
+                     "metrics": row.get("metrics"), "best": row.get("best"), "run_dir": str(Path(runs) / row["run"])})
+    return recs
+
+
 def relative_run(run_dir: str | os.PathLike, runs: str | os.PathLike) -> str:
     """A run directory named relative to the runs root (its last three parts if it lies elsewhere)."""
     p = Path(run_dir)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..mt_common import pair_of
-from ..records import load, relative_run, scrub
+from ..records import committed_records, load, relative_run, scrub
 
 PAPER = "correia2019"
 TABLE1 = "correia2019/table1_bleu"
@@ -134,22 +134,8 @@ def write_extras(out: Path, recs: Sequence[dict], runs) -> Path:
 
 
 def committed(out: Path, runs) -> list[dict]:
-    """The records committed in ``out`` (``runs.jsonl`` joined with :data:`EXTRAS` on the run name), each with a
-    ``run_dir`` under ``runs`` as a live record has; [] when either file is missing. A run missing from
-    :data:`EXTRAS` is an error (the two files are written together)."""
-    configs, extras = Path(out) / CONFIGS, Path(out) / EXTRAS
-    if not (configs.exists() and extras.exists()):
-        return []
-    more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
-    recs = []
-    for row in map(json.loads, configs.read_text(encoding="utf-8").splitlines()):
-        if row["run"] not in more:
-            raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
-        rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
-        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
-                     "metrics": row.get("metrics"), "best": row.get("best"),
-                     "run_dir": str(Path(runs) / row["run"])})
-    return recs
+    """The records committed in ``out`` (``runs.jsonl`` joined with :data:`EXTRAS`, :func:`~..records.committed_records`)."""
+    return committed_records(Path(out) / CONFIGS, Path(out) / EXTRAS, runs)
 
 
 def split(recs: Sequence[dict]) -> tuple[list[dict], list[dict]]:

@@ -18,7 +18,7 @@ from sparselab.engine import record
 
 from .claims import Cell
 from ..index import write_configs
-from ..records import relative_run, scrub, selection
+from ..records import committed_records, relative_run, scrub, selection
 
 CONFIGS = "runs_table2.jsonl"
 EXTRAS = "run_extras_table2.jsonl"
@@ -60,18 +60,8 @@ def write_committed(out: Path, recs: Sequence[dict], runs) -> None:
 
 
 def committed(out: Path, runs) -> list[dict]:
-    """The Table 2 records committed in ``out`` with a ``run_dir`` under ``runs`` as a live record has (only the
-    plan's jobs inside :func:`~.records.plan_only`); [] when either file is missing."""
-    configs, extras = Path(out) / CONFIGS, Path(out) / EXTRAS
-    if not (configs.exists() and extras.exists()):
-        return []
-    more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
-    recs = []
-    for row in map(json.loads, configs.read_text(encoding="utf-8").splitlines()):
-        if row["run"] not in more:
-            raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
-        rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
-        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
-                     "metrics": row.get("metrics"), "best": row.get("best"), "run_dir": str(Path(runs) / row["run"])})
+    """The Table 2 records committed in ``out`` (:func:`~..records.committed_records`), only the plan's jobs inside
+    :func:`~..records.plan_only`."""
+    recs = committed_records(Path(out) / CONFIGS, Path(out) / EXTRAS, runs)
     sel = selection()
     return [r for r in recs if sel is None or record.identity(r) in sel.ids]
