@@ -6,8 +6,9 @@ cell. A hand edit of a verdict or a number, or a report rebuilt from other runs 
 from __future__ import annotations
 
 import json
+import shutil
 
-from scripts import PROJECT
+from scripts import PROJECT, load_script
 
 from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
 from sparselab.reports.reference import reference
@@ -81,3 +82,22 @@ def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
         assert abs(float(ours[3]) - float(theirs[3])) <= 0.01 + 1e-9
         if theirs[6] != "–":
             assert abs(float(ours[6]) - float(theirs[6])) <= 1 / 1001 + 1e-4
+
+
+def test_report_only_refuses_the_committed_cpu_folder_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    """Issue 35: the folder's records are of an earlier protocol and were committed without run extras, so a clone's
+    ``--report-only`` has nothing to rebuild from: one error line, exit 2, every file left as it is."""
+    from sparselab.reports.peters2019 import committed
+    from sparselab.reports.runner import main
+
+    clone = tmp_path / "reports" / "peters2019" / "cpu"
+    shutil.copytree(COMMITTED, clone)
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
+    assert committed(clone, tmp_path / "no_runs") == []
+    mod = load_script("pipelines/peters2019.py", "pipeline_peters2019")
+    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: none of the 35 jobs of the cpu plan has a finished record")
+    def files(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert files(clone) == files(COMMITTED)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,23 @@ def test_smoke_pipeline(tmp_path):
     assert index.count("<table>") >= 3 and "<img src='accuracy_by_alpha.png'" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
     assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
+    # a clone: the report directory as committed, no run directories -> the same files, every figure redrawn (issue 35)
+    written = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.suffix != ".png"}
+    clone = tmp_path / "clone" / "report"
+    shutil.copytree(out, clone)
+    for p in clone.glob("*.png"):
+        p.unlink()
+    clone_env = {**env, "SPARSELAB_RUNS": str(tmp_path / "clone" / "runs")}
+    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(clone),
+                           "--report-only"], cwd=PROJECT, env=clone_env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert ("reports rebuilt from the committed runs.jsonl + run_extras.jsonl and runs_mt.jsonl + run_extras_mt.jsonl "
+            "(33 runs)") in proc.stdout
+    assert {p.suffix for p in written} >= {".md", ".csv", ".jsonl", ".html", ".txt"}
+    assert {p.relative_to(clone): p.read_bytes() for p in clone.rglob("*") if p.is_file() and p.suffix != ".png"} \
+        == written
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
+    assert str(tmp_path) not in (out / "run_extras.jsonl").read_text() + (out / "run_extras_mt.jsonl").read_text()
     # same numbers as the fixture: to 1e-6 on its CPU kernels, every row and metric present and finite on others
     # (every Peters row comes from a torch fit; tests/smoke_numbers.py says why; timings are not compared)
     from sparselab.reports import peters2019

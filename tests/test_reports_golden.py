@@ -89,3 +89,38 @@ def test_numbers_of_the_stored_records_are_the_fixture(runs):
     got = {"martins2016": martins2016.numbers(runs, "smoke"), "peters2019": peters2019.numbers(runs, "smoke")}
     for paper in ("peters2019", "martins2016"):
         assert numbers.diff(got[paper], want[paper], abs_tol=0.0) == [], paper
+
+
+def test_smoke_reports_rebuild_from_their_committed_records(runs, tmp_path):
+    """Issue 35: a clone holds the report folder, not the runs: the Peters reports written from the committed
+    runs*.jsonl + run_extras*.jsonl (and bleu_files/) are the same bytes, every figure redrawn."""
+    import shutil
+
+    from sparselab.engine import record
+    from sparselab.reports.peters2019 import extras
+
+    live = tmp_path / "runs"
+    shutil.copytree(runs / "smoke" / "peters2019", live / "smoke" / "peters2019")
+    for rec in record.find(live, "smoke", peters2019_mt.EXPERIMENT):   # the fixture keeps no translation files
+        for _, files, _ in peters2019_mt.run_sets(rec):
+            for rel in files.values():
+                (Path(rec["run_dir"]) / rel).parent.mkdir(parents=True, exist_ok=True)
+                (Path(rec["run_dir"]) / rel).write_text(f"a hypothesis of {rec['run_dir'][-6:]}\nand one more\n")
+    out, clone = tmp_path / "report", tmp_path / "clone"
+    out.mkdir()
+    options = smoke_options("peters2019")
+    peters2019.write_reports("smoke", out, options, live)
+    shutil.copytree(out, clone)
+    for png in clone.glob("*.png"):
+        png.unlink()
+    peters2019.write_reports("smoke", clone, options, tmp_path / "no_runs")
+    written = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and p.suffix != ".png")
+    assert len(written) > 12 and all((clone / p).read_bytes() == (out / p).read_bytes() for p in written)
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
+    # the extras hold what the reports read, no machine path: examples / autocomplete sentences of the runs shown
+    rows = [json.loads(x) for name in extras.EXTRAS.values() for x in (out / name).read_text().splitlines()]
+    assert len(rows) == 33 and str(tmp_path) not in "".join((out / n).read_text() for n in extras.EXTRAS.values())
+    assert sum("examples" in r["extra"] for r in rows) == 3 and sum("autocomplete" in r["extra"] for r in rows) == 3
+    members = [m for r in rows for m in r["extra"].get("members", [])]
+    assert members and all(set(m) == {"seed"} for m in members)
+    assert all(set(s) == {"spec", "n"} for r in rows for s in r["extra"].get("splits", {}).values())

@@ -5,6 +5,7 @@ relative to the runs root, a dataset file relative to the data root (``<data roo
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 from contextlib import contextmanager
@@ -71,13 +72,25 @@ def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(best.values(), key=lambda r: r["run_dir"])
 
 
+def find_stored(recs: Iterable[dict[str, Any]], runs: str | os.PathLike, profile: str, experiment: str,
+                where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
+    """:func:`record.find` over records already read (those committed beside a report, whose ``run_dir`` lies under
+    ``runs``): the finished ones under ``runs/profile/experiment``, sorted by run directory."""
+    base = Path(runs) / profile / experiment
+    return sorted((r for r in recs if r.get("status") == "finished" and Path(r["run_dir"]).is_relative_to(base)
+                   and (where is None or where(r))), key=lambda r: r["run_dir"])
+
+
 def load(runs: str | os.PathLike, profile: str, experiment: str,
-         where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
-    """Finished run records of one experiment and profile, once per job, sorted by run directory.
+         where: Callable[[dict[str, Any]], bool] | None = None,
+         stored: Iterable[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Finished run records of one experiment and profile, once per job, sorted by run directory; ``stored``: searched
+    in these records (:func:`committed_records`) instead of the runs folder.
 
     Inside :func:`plan_only`, only the plan's jobs (matched by identity); the others are noted.
     """
-    recs = record.find(runs, profile, experiment, status="finished", where=where)
+    recs = (record.find(runs, profile, experiment, status="finished", where=where) if stored is None
+            else find_stored(stored, runs, profile, experiment, where))
     sel = _SELECTION.get()
     if sel is not None:
         for r in recs:
@@ -91,8 +104,6 @@ def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> l
     """Run records committed beside a report: ``configs`` (run, config, hash, metrics, best per line) joined with
     ``extras`` (the rest of each record) on the run name, each with a ``run_dir`` under ``runs`` as a live record
     has; [] when either file is missing. A run missing from ``extras`` is an error (the two are written together)."""
-    import json
-
     if not (configs.exists() and extras.exists()):
         return []
     more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
@@ -104,6 +115,30 @@ def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> l
         recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
                      "metrics": row.get("metrics"), "best": row.get("best"), "run_dir": str(Path(runs) / row["run"])})
     return recs
+
+
+def keep_only(value: Any, spec: Any) -> Any:
+    """The parts of a record's value that ``spec`` names: ``True`` keeps it whole; a dict keeps those keys (``"*"``:
+    any other key), each with its own spec, in a dict or in every dict of a list."""
+    if spec is True or not isinstance(value, (dict, list)):
+        return value
+    if isinstance(value, list):
+        return [keep_only(v, spec) for v in value]
+    return {k: keep_only(v, spec[k] if k in spec else spec["*"]) for k, v in value.items() if k in spec or "*" in spec}
+
+
+def write_extras(path: Path, recs: Iterable[dict[str, Any]], runs: str | os.PathLike, keep: Iterable[str],
+                 extra_of: Callable[[dict[str, Any]], dict[str, Any]]) -> Path:
+    """The extras file that :func:`committed_records` joins with a report's configs file (``index.write_configs``):
+    one row per run, sorted by run directory, with the record fields ``keep`` and ``extra_of(record)`` as its
+    ``extra``; keys sorted and machine paths scrubbed, so the same records always give the same bytes."""
+    keep = tuple(keep)
+    rows = []
+    for r in sorted(recs, key=lambda r: r["run_dir"]):
+        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in keep if k in r}, "extra": extra_of(r)}
+        rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
+    Path(path).write_text("".join(x + "\n" for x in rows), encoding="utf-8")
+    return Path(path)
 
 
 def relative_run(run_dir: str | os.PathLike, runs: str | os.PathLike) -> str:

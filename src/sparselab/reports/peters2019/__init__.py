@@ -2,8 +2,8 @@
 
 The front door is :mod:`.report` (inflection: Table 1, sparsity, examples), which calls :mod:`.mt` (machine
 translation: Table 2, Table 3, Figure 4) and :mod:`.claims`. ``pipelines/peters2019.py`` imports this package
-as its report.
+as its report; ``committed`` (:mod:`.extras`) gives the records committed beside a report, which rebuild it.
 """
-from .report import ARTIFACTS, PAPER, numbers, write_reports
+from .report import ARTIFACTS, PAPER, committed, numbers, write_reports
 
-__all__ = ["ARTIFACTS", "PAPER", "numbers", "write_reports"]
+__all__ = ["ARTIFACTS", "PAPER", "committed", "numbers", "write_reports"]

@@ -14,7 +14,9 @@
               (``autocomplete_examples.md``);
 * Figure 6  – training speed, written by ``benchmarks/bench_mt_speed.py`` (``make bench-mt-speed``), not here;
 * ``bleu_files/`` – every Table 2 cell's hypotheses and references as plain text, so that the ``sacrebleu`` CLI
-              reproduces each BLEU (the commands are in ``table2_mt.md``).
+              reproduces each BLEU (the commands are in ``table2_mt.md``);
+* ``runs_mt.jsonl`` + ``run_extras_mt.jsonl`` – the records behind these files (:mod:`.extras`): with
+              ``bleu_files/``, a clone's ``--report-only`` rebuilds them.
 
 Every number comes from the run records of ``peters2019/table2_mt`` (:func:`collect`); the paper's from
 ``papers.yaml`` (reference columns only). The plan options say what the profile runs, under ``options["mt"]``::
@@ -31,6 +33,7 @@ from statistics import mean
 from typing import Any, Mapping, Sequence
 
 from sparselab import plots
+from .extras import AUTOCOMPLETE, CONFIGS_MT, EXTRAS, write_extras
 from .. import mt_common
 from ..index import write_configs
 from ..mt_common import (BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, run_sets,  # noqa: F401 (re-exported)
@@ -64,6 +67,8 @@ ARTIFACTS = [
     ("Figure 6 (training speed)", "figure6_speed.md",
      "benchmark: target tokens/s of softmax, exact 1.5-entmax and bisection, ratios to softmax (make bench-mt-speed)"),
     ("MT run configs", "runs_mt.jsonl", "config, hash and metrics of every MT run used"),
+    ("MT run records", EXTRAS[CONFIGS_MT], "what the reports read of the rest of every MT run's record: with "
+     "runs_mt.jsonl and bleu_files/, `--report-only` rebuilds every MT file here without run directories"),
 ]
 
 Key = tuple[str, float, float]          # (pair, output α, attention α)
@@ -88,11 +93,12 @@ def curve_label(rec) -> str:
     return f"out α={a:g}, attn α={b:g}, seed {seed_of(rec)}"
 
 
-def collect(runs, profile: str) -> list[dict]:
-    """Finished ``peters2019/table2_mt`` records; one per config hash (a hand run in ``run/`` and a sweep job with
-    the same resolved config are the same run: the one finished last is kept)."""
+def collect(runs, profile: str, stored: Sequence[dict] | None = None) -> list[dict]:
+    """Finished ``peters2019/table2_mt`` records (``stored``: among these committed ones); one per config hash (a
+    hand run in ``run/`` and a sweep job with the same resolved config are the same run: the one finished last is
+    kept)."""
     best: dict[str, dict] = {}
-    for r in load(runs, profile, EXPERIMENT):
+    for r in load(runs, profile, EXPERIMENT, stored=stored):
         h = r.get("config_hash") or r["run_dir"]
         if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
             best[h] = r
@@ -326,11 +332,12 @@ def bleu_file_stem(rec, set_name: str) -> str:
     return f"{pair_of(rec)}.alpha{a:g}-attn{b:g}.seed{seed_of(rec)}.{set_name}"
 
 
-def copy_bleu_files(out: Path, recs) -> list[list[Any]]:
+def copy_bleu_files(out: Path, recs, copy: bool = True) -> list[list[Any]]:
     """Copy every Table 2 run's hypothesis and reference files into ``out/bleu_files/`` (names
     ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind): file
-    stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it."""
-    return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem)
+    stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it. ``copy=False``: committed records,
+    whose files are the ones already in ``out/bleu_files/``."""
+    return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem, copy=copy)
 
 
 # ---------------------------------------------------------------- Table 2: test-set noise
@@ -606,7 +613,13 @@ def autocomplete_step_row(i: int, step: Mapping[str, Any], digits: int = 3) -> l
     return [i, f"`{step['gold']}` {step['gold_prob']:.{digits}f}", support, cands + more]
 
 
-def autocomplete_text(profile: str, options: Mapping[str, Any], recs, n_sentences: int = 3) -> str:
+def autocomplete_runs(recs) -> list[tuple[str, str, dict]]:
+    """(direction, mapping label, run) for each Table 2 configuration: its lowest seed, the run Figure 2 shows."""
+    g = by_key(table2_records(recs))
+    return [(p, label, g[(p, a, a)][0]) for p in PAIRS for _, a, label in MAPPINGS if g.get((p, a, a))]
+
+
+def autocomplete_text(profile: str, options: Mapping[str, Any], recs, n_sentences: int = AUTOCOMPLETE) -> str:
     t2 = table2_records(recs)
     text = header("Figure 2 — autocomplete: every target token with nonzero probability", profile, options, t2)
     text += ("Forced decoding of the reference of the first test sentences (BPE units; `@@` joins a unit to the next). "
@@ -614,33 +627,29 @@ def autocomplete_text(profile: str, options: Mapping[str, Any], recs, n_sentence
              "probability, and those tokens from most to least probable. Softmax gives every token nonzero "
              "probability: only the most probable are listed, with the mass they hold. Model: the lowest seed of each "
              "configuration.\n")
-    g = by_key(t2)
-    for p in PAIRS:
-        for _, a, label in MAPPINGS:
-            rs = g.get((p, a, a), [])
-            if not rs:
-                continue
-            r = rs[0]
-            for ex in r.get("extra", {}).get("autocomplete", [])[:n_sentences]:
-                text += (f"\n## {p}, {label} (seed {seed_of(r)}), test sentence {ex['index']}\n\n"
-                         f"- source: {ex['src']}\n- reference: {ex['ref']}\n\n")
-                text += md_table(["step", "gold (probability)", "nonzero tokens", "candidates (probability)"],
-                                 [autocomplete_step_row(i + 1, s) for i, s in enumerate(ex["steps"])])
+    for p, label, r in autocomplete_runs(recs):
+        for ex in r.get("extra", {}).get("autocomplete", [])[:n_sentences]:
+            text += (f"\n## {p}, {label} (seed {seed_of(r)}), test sentence {ex['index']}\n\n"
+                     f"- source: {ex['src']}\n- reference: {ex['ref']}\n\n")
+            text += md_table(["step", "gold (probability)", "nonzero tokens", "candidates (probability)"],
+                             [autocomplete_step_row(i + 1, s) for i, s in enumerate(ex["steps"])])
     return text
 
 
 # ---------------------------------------------------------------- all reports
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
-                  ref: Mapping[str, Any] | None = None) -> list[dict]:
+                  ref: Mapping[str, Any] | None = None, recs: Sequence[dict] | None = None,
+                  live: bool = True) -> list[dict]:
     """Every MT report file in ``out`` (not ``figure6_speed.md``: the benchmark writes it; not ``index.html``:
     :func:`sparselab.reports.peters2019.report.write_reports` lists these beside the inflection reports); returns the
-    records behind them."""
+    records behind them. ``recs``: these records (default: :func:`collect`); ``live=False``: they are the ones
+    committed in ``out``, whose BLEU files are those of ``out/bleu_files/``."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    recs = collect(runs, profile)
-    file_rows = copy_bleu_files(out, recs)
+    recs = collect(runs, profile) if recs is None else list(recs)
+    file_rows = copy_bleu_files(out, recs, copy=live)
     text = table2_text(profile, options, recs, ref, file_rows, significance_rows(out, recs))
     (out / "table2_mt.md").write_text(scrub(text, runs))
     (out / "table3_sparsity.md").write_text(scrub(table3_text(profile, options, recs, ref), runs))
@@ -648,7 +657,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     plot_figure4(out / "figure4_alpha_grid.png", profile, recs, ref)
     mt_common.plot_learning_curves(out / "mt_learning_curves.png", recs, curve_label, "LSTM NMT")
     (out / "autocomplete_examples.md").write_text(autocomplete_text(profile, options, recs))
-    write_configs(out, recs, runs, name="runs_mt.jsonl")
+    write_configs(out, recs, runs, name=CONFIGS_MT)
+    write_extras(out, CONFIGS_MT, recs, runs, shown=[r for _, _, r in autocomplete_runs(recs)])
     return recs
 
 

@@ -11,7 +11,8 @@
               (``figure6_speed.md``).
 
 Each report is built in four steps: load the records (:func:`collect`), compute the cells, format the
-text, write the file. The profile's plan options say which settings were run and whether ensembles
+text, write the file. Without records under the runs root (a clone) they are those committed beside the report
+(:mod:`.extras`). The profile's plan options say which settings were run and whether ensembles
 were (``{"settings": [...], "ensemble": bool}``); other cells read "not run in this profile".
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Mapping, Sequence
 from sparselab import plots
 from . import claims, mt
 from .claims import best_key
+from .extras import CONFIGS, CONFIGS_MT, EXTRAS, committed, write_extras
 from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import load, runs_root
@@ -47,7 +49,10 @@ ARTIFACTS = [
     ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
-    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
+    ("Run configs", CONFIGS, "config, hash and metrics of every run used"),
+    ("Run records", EXTRAS[CONFIGS], "what the reports read of the rest of every run's record (validation curves, "
+     "per-language numbers, examples): with runs.jsonl, `--report-only` rebuilds every inflection file here without "
+     "run directories"),
     ("Claims", "claims.md", "each claim of the paper: holds / does not hold / untested, with numbers and rule"),
     *mt.ARTIFACTS,
 ]
@@ -75,18 +80,19 @@ def is_run(options: Mapping[str, Any], setting: str, kind: str) -> bool:
 
 
 # ---------------------------------------------------------------- load
-def collect(runs, profile: str) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
-    """Finished training and ensemble records per setting."""
+def collect(runs, profile: str, stored: Sequence[dict] | None = None
+            ) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """Finished training and ensemble records per setting (``stored``: among these committed ones)."""
     train, ens = {}, {}
     for s in SETTINGS:
-        train[s] = load(runs, profile, f"{PAPER}/table1_{s}", where=lambda r, s=s: setting_of(r) == s)
-        ens[s] = load(runs, profile, f"{PAPER}/ensemble_{s}", where=lambda r, s=s: setting_of(r) == s)
+        train[s] = load(runs, profile, f"{PAPER}/table1_{s}", lambda r, s=s: setting_of(r) == s, stored)
+        ens[s] = load(runs, profile, f"{PAPER}/ensemble_{s}", lambda r, s=s: setting_of(r) == s, stored)
     return train, ens
 
 
-def collect_baseline(runs, profile: str) -> dict[str, list[dict]]:
+def collect_baseline(runs, profile: str, stored: Sequence[dict] | None = None) -> dict[str, list[dict]]:
     """Finished runs of the shared task's non-neural baseline (``peters2019/baseline_<setting>``)."""
-    return {s: load(runs, profile, f"{PAPER}/baseline_{s}", where=lambda r, s=s: setting_of(r) == s)
+    return {s: load(runs, profile, f"{PAPER}/baseline_{s}", lambda r, s=s: setting_of(r) == s, stored)
             for s in SETTINGS}
 
 
@@ -417,20 +423,24 @@ def example_rows(rec: dict) -> list[list[Any]]:
     return rows
 
 
+def example_runs(options: Mapping[str, Any], train) -> list[tuple[str, Config, dict]]:
+    """(setting, configuration, run) for each of :data:`EXAMPLE_CONFIGS` run: its lowest seed, the run shown."""
+    out = []
+    for s in settings_run(options):
+        g = by_config(train[s])
+        out += [(s, k, g[k][0]) for k in EXAMPLE_CONFIGS if k in g]
+    return out
+
+
 def examples_text(profile: str, options: Mapping[str, Any], train) -> str:
     text = header("Examples — every output with nonzero probability (cf. the paper's Figure 1)", profile, options,
                   trained(train))
     text += ("For the first validation (dev) input of a few languages, all finished beam hypotheses with their "
              "probabilities (beam 5). When *exact* is yes, these are all outputs with nonzero probability.\n")
-    for s in settings_run(options):
-        g = by_config(train[s])
-        for k in EXAMPLE_CONFIGS:
-            if k not in g:
-                continue
-            r = g[k][0]
-            text += f"\n## {s} setting, output α {k[0]}, attention α {k[1]} (seed {r['config']['seed']})\n\n"
-            text += md_table(["language", "lemma", "tags", "gold", "outputs (probability)", "exact", "mass"],
-                             example_rows(r))
+    for s, k, r in example_runs(options, train):
+        text += f"\n## {s} setting, output α {k[0]}, attention α {k[1]} (seed {r['config']['seed']})\n\n"
+        text += md_table(["language", "lemma", "tags", "gold", "outputs (probability)", "exact", "mass"],
+                         example_rows(r))
     return text
 
 
@@ -546,8 +556,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     mt_only = bool(options.get("mt")) and list(options.get("only") or []) == [mt.EXPERIMENT]
-    train, ens = collect(runs, profile)
-    baseline = collect_baseline(runs, profile) if options.get("baseline") else None
+    train, ens, baseline, mt_recs, live = gather(runs, profile, options, out)
     recs = [r for s in SETTINGS for r in train[s] + ens[s] + (baseline or {}).get(s, [])]
     if mt_only:
         note = ("report files from an earlier run of the pipeline, unchanged by this one (`--only "
@@ -556,9 +565,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         write_inflection(profile, out, options, runs, ref, train, ens, baseline, recs)
         note = "; ".join(reductions(profile, options, trained(train)))
     items, title = INFLECTION_ARTIFACTS, "inflection"
-    mt_recs = []
     if options.get("mt"):             # the plan runs the MT experiments too (issue 9)
-        mt_recs = mt.write_reports(profile, out, options, runs, ref)
+        mt_recs = mt.write_reports(profile, out, options, runs, ref, mt_recs, live)
         items, title = ARTIFACTS, "inflection and machine translation"
         note = f"Inflection: {note}\n\n{mt.notes(profile, options, mt_recs)}"
     if not mt_only:                   # the claims need the inflection records too
@@ -572,9 +580,30 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     return recs + mt_recs
 
 
+def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
+    """(training, ensemble, baseline records per setting (None: no baseline in the plan), MT records, live): from the
+    runs folder; with none of the paper's there (a clone), from the records committed in ``out`` (``live`` False)."""
+    def records(stored=None):
+        train, ens = collect(runs, profile, stored)
+        baseline = collect_baseline(runs, profile, stored) if options.get("baseline") else None
+        mt_recs = mt.collect(runs, profile, stored) if options.get("mt") else []
+        return train, ens, baseline, mt_recs
+
+    got = records()
+    if got[3] or any(rs for per_setting in got[:3] for rs in (per_setting or {}).values()):
+        return (*got, True)
+    stored = committed(out, runs)
+    if stored:
+        print(f"[{PAPER}] no run records of profile {profile} under the runs root: reports rebuilt from the committed "
+              f"{CONFIGS} + {EXTRAS[CONFIGS]} and {CONFIGS_MT} + {EXTRAS[CONFIGS_MT]} ({len(stored)} runs)", flush=True)
+        got = records(stored)
+    return (*got, not stored)
+
+
 def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, ref, train, ens, baseline,
                      recs) -> None:
-    """The inflection report files: Table 1, sparsity, examples, per-language CSV, figures, runs.jsonl."""
+    """The inflection report files: Table 1, sparsity, examples, per-language CSV, figures, runs.jsonl and its
+    extras."""
     (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
@@ -583,7 +612,8 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
         plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
         plot_support_histogram(out / "support_histogram.png", profile, options, train)
         plot_learning_curves(out / "learning_curves.png", profile, options, train)
-    write_configs(out, recs, runs)
+    write_configs(out, recs, runs, name=CONFIGS)
+    write_extras(out, CONFIGS, recs, runs, shown=[r for _, _, r in example_runs(options, train)])
 
 
 # ---------------------------------------------------------------- numbers behind the tables
