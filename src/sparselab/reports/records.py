@@ -128,14 +128,16 @@ def keep_only(value: Any, spec: Any) -> Any:
 
 
 def write_extras(path: Path, recs: Iterable[dict[str, Any]], runs: str | os.PathLike, keep: Iterable[str],
-                 extra_of: Callable[[dict[str, Any]], dict[str, Any]]) -> Path:
+                 extra_of: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Path:
     """The extras file that :func:`committed_records` joins with a report's configs file (``index.write_configs``):
     one row per run, sorted by run directory, with the record fields ``keep`` and ``extra_of(record)`` as its
-    ``extra``; keys sorted and machine paths scrubbed, so the same records always give the same bytes."""
+    ``extra`` (none without ``extra_of``); keys sorted and machine paths scrubbed, so the same records always give the same bytes."""
     keep = tuple(keep)
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
-        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in keep if k in r}, "extra": extra_of(r)}
+        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in keep if k in r}}
+        if extra_of is not None:
+            row["extra"] = extra_of(r)
         rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
     Path(path).write_text("".join(x + "\n" for x in rows), encoding="utf-8")
     return Path(path)

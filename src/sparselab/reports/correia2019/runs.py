@@ -18,13 +18,13 @@ statistics at step 0 and at the end, the validation curve; provenance), joined o
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..mt_common import pair_of
-from ..records import committed_records, load, relative_run, scrub
+from .. import records
+from ..records import committed_records, load
 
 PAPER = "correia2019"
 TABLE1 = "correia2019/table1_bleu"
@@ -123,14 +123,7 @@ def public_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
 
 def write_extras(out: Path, recs: Sequence[dict], runs) -> Path:
     """:data:`EXTRAS` beside ``runs.jsonl``: one row per run (the same order), machine paths scrubbed."""
-    rows = []
-    for r in sorted(recs, key=lambda r: r["run_dir"]):
-        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in KEEP if k in r}}
-        row["extra"] = public_extra(r.get("extra") or {})
-        rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
-    path = Path(out) / EXTRAS
-    path.write_text("".join(x + "\n" for x in rows), encoding="utf-8")
-    return path
+    return records.write_extras(Path(out) / EXTRAS, recs, runs, KEEP, lambda r: public_extra(r.get("extra") or {}))
 
 
 def committed(out: Path, runs) -> list[dict]:

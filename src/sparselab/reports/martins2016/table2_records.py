@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -18,7 +17,7 @@ from sparselab.engine import record
 
 from .claims import Cell
 from ..index import write_configs
-from ..records import committed_records, relative_run, scrub, selection
+from ..records import committed_records, selection, write_extras
 
 CONFIGS = "runs_table2.jsonl"
 EXTRAS = "run_extras_table2.jsonl"
@@ -52,11 +51,7 @@ def cells(by: Mapping[tuple[str, str], dict], dataset: str, losses: Sequence[str
 def write_committed(out: Path, recs: Sequence[dict], runs) -> None:
     """:data:`CONFIGS` and :data:`EXTRAS` (same order, machine paths scrubbed)."""
     write_configs(out, recs, runs, name=CONFIGS)
-    rows = []
-    for r in sorted(recs, key=lambda r: r["run_dir"]):
-        row = {"run": relative_run(r["run_dir"], runs), **{k: r[k] for k in KEEP if k in r}}
-        rows.append(scrub(json.dumps(row, sort_keys=True, ensure_ascii=False), runs))
-    (Path(out) / EXTRAS).write_text("".join(x + "\n" for x in rows), encoding="utf-8")
+    write_extras(Path(out) / EXTRAS, recs, runs, KEEP)
 
 
 def committed(out: Path, runs) -> list[dict]:
