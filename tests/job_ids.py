@@ -37,8 +37,6 @@ def leaves(d, prefix: str = "") -> dict[str, str]:
 def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
     """{paper: {profile: {"base": {experiment: leaves}, "jobs": [{"experiment", "overrides", "id", "leaves"}]}}}
     in plan order; a job's ``leaves`` are those that differ from its experiment's first job (``base``)."""
-    from hydra import compose, initialize_config_dir
-
     out: dict = {}
     for paper in papers:
         plans = load_script(f"pipelines/{paper}.py", f"_plan_{paper}").PLANS
@@ -47,14 +45,12 @@ def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
             base, rows = {}, []
             for experiment, overrides in plans[profile].sweeps:
                 expanded = jobs.expand(CONF_DIR, experiment, profile, overrides)
-                with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR), job_name="fixture"):
-                    for job in expanded:
-                        cfg = compose(config_name="config", overrides=job)
-                        flat = leaves(record.semantic_config(cfg))
-                        first = base.setdefault(experiment, flat)
-                        rows.append({"experiment": experiment, "overrides": job, "id": record.config_hash(cfg),
-                                     "leaves": {k: v for k, v in flat.items() if first.get(k) != v}
-                                     | {k: None for k in first if k not in flat}})
+                for job, cfg in zip(expanded, jobs.compose_all(CONF_DIR, expanded)):
+                    flat = leaves(record.semantic_config(cfg))
+                    first = base.setdefault(experiment, flat)
+                    rows.append({"experiment": experiment, "overrides": job, "id": record.config_hash(cfg),
+                                 "leaves": {k: v for k, v in flat.items() if first.get(k) != v}
+                                 | {k: None for k in first if k not in flat}})
             out[paper][profile] = {"base": base, "jobs": rows}
     return out
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from job_ids import FIXTURE, PAPERS, differences, plan_jobs
-from sparselab.reports.runner import PROFILES
+from sparselab.reports.runner import CONF_DIR, PROFILES
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -32,3 +32,26 @@ def test_differences_name_the_job_and_the_keys():
     grown = {"base": entry["base"], "jobs": [{"experiment": "e", "overrides": ["seed=1"], "id": "z", "leaves": {}},
                                              *entry["jobs"]]}
     assert differences(entry, grown) == ["e seed=1: new in the plan (z)"]
+
+
+def test_compose_all_gives_each_job_the_config_compose_gives_it():
+    """engine.jobs.compose_all shares one Hydra composition among the jobs that choose the same config groups: every
+    job of every smoke plan (group choices such as mapping=alpha_entmax among them) gets the whole config, unresolved,
+    that one compose per job gives."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from sparselab.engine import jobs
+    from scripts import load_script
+
+    checked = groups = 0
+    for paper in PAPERS:
+        for experiment, overrides in load_script(f"pipelines/{paper}.py", f"_plan_{paper}").PLANS["smoke"].sweeps:
+            expanded = jobs.expand(CONF_DIR, experiment, "smoke", overrides)
+            shared = jobs.compose_all(CONF_DIR, expanded)
+            with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR), job_name="check"):
+                for job, cfg in zip(expanded, shared):
+                    assert OmegaConf.to_yaml(cfg) == OmegaConf.to_yaml(compose(config_name="config", overrides=job))
+                    checked += 1
+                    groups += any(o.startswith("mapping=") for o in job)
+    assert checked > 50 and groups > 0, (checked, groups)
