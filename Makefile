@@ -37,10 +37,10 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels] (idempotent, fast when done)
 
 test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 test-fast: setup ## the tests without the end-to-end smoke pipelines
-	$(PY) -m pytest -n 2 --dist loadfile -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
 
 bench-mappings: setup ## benchmark the mappings against softmax and the entmax package (2 threads)
 	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mappings.py
