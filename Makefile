@@ -11,6 +11,7 @@ PROFILE ?=
 # jobs run (SET="hydra.launcher.partition=gpu trainer=ddp trainer.devices=4"): README "Running on a cluster"
 LAUNCHER ?=
 SET ?=
+PYTEST_ARGS ?=
 CLUSTER_ARGS = $(if $(LAUNCHER),--launcher $(LAUNCHER)) $(foreach o,$(SET),--set $(o))
 # the pipelines' own default: cpu without a GPU, paper with one (sparselab.reports.runner.choose_profile)
 DEFAULT_PROFILE = $(shell $(PY) -c "import torch; print('paper' if torch.cuda.is_available() else 'cpu')" 2>/dev/null || echo cpu)
@@ -36,11 +37,11 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels] (idempotent, fast when done)
 
-test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
+test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers (PYTEST_ARGS=--durations=30)
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 test-fast: setup ## the tests without the end-to-end smoke pipelines
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow" $(PYTEST_ARGS)
 
 bench-mappings: setup ## benchmark the mappings against softmax and the entmax package (2 threads)
 	OMP_NUM_THREADS=2 $(PY) benchmarks/bench_mappings.py
