@@ -36,7 +36,9 @@ TASKS = {
 
 
 def run_cli(*args, timeout=600):
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "offline", "WANDB_SILENT": "true"}
+    # no torch.compile: every rank of every job would trace its mapping first (test_mappings_compiled.py tests that)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "offline", "WANDB_SILENT": "true",
+           "SPARSELAB_COMPILE": "0"}
     return subprocess.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
                           env=env, timeout=timeout)
 

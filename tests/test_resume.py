@@ -27,7 +27,9 @@ TABLES = ("figure3_label_proportions.md",)
 
 
 def pipeline(runs: Path, out: Path, **popen):
-    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}
+    # here and below no torch.compile: a job's first steps would compile its mapping (tested in test_mappings_compiled)
+    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled",
+           "SPARSELAB_COMPILE": "0"}
     cmd = [sys.executable, str(PIPELINE), "--profile", "smoke", "--only", SWEEP, "--out", str(out)]
     return subprocess.Popen(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
 
@@ -82,7 +84,8 @@ TIMING = ("time_s", "_per_s")   # wall-clock numbers differ between any two runs
 
 
 def job(runs: Path, overrides: list[str], **popen):
-    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}
+    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled",
+           "SPARSELAB_COMPILE": "0"}
     cmd = [sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"]
     return subprocess.Popen(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
 
@@ -191,7 +194,8 @@ def test_a_job_killed_while_it_evaluates_resumes_without_training_again(tmp_path
     ended = json.loads(done.read_text())
 
     log = tmp_path / "resumed.log"
-    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled"}
+    env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled",
+           "SPARSELAB_COMPILE": "0"}
     with log.open("w") as fh:
         assert subprocess.run([sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"], cwd=PROJECT,
                               env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=600).returncode == 0
