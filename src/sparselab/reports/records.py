@@ -72,6 +72,26 @@ def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(best.values(), key=lambda r: r["run_dir"])
 
 
+def latest_per_config(recs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per stored config hash, the one finished last (a hand run and a sweep job with the same resolved
+    config are the same run), in first-seen order."""
+    best: dict[str, dict[str, Any]] = {}
+    for r in recs:
+        h = r.get("config_hash") or r["run_dir"]
+        if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
+            best[h] = r
+    return list(best.values())
+
+
+def grouped(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], Any],
+            order: Callable[[dict[str, Any]], Any]) -> dict[Any, list[dict[str, Any]]]:
+    """The records under each ``key``, each list sorted by ``order``."""
+    out: dict[Any, list[dict[str, Any]]] = {}
+    for r in recs:
+        out.setdefault(key(r), []).append(r)
+    return {k: sorted(v, key=order) for k, v in out.items()}
+
+
 def find_stored(recs: Iterable[dict[str, Any]], runs: str | os.PathLike, profile: str, experiment: str,
                 where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
     """:func:`record.find` over records already read (those committed beside a report, whose ``run_dir`` lies under

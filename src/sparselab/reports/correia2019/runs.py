@@ -18,13 +18,12 @@ statistics at step 0 and at the end, the validation curve; provenance), joined o
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..mt_common import pair_of
 from .. import records
-from ..records import committed_records, load
+from ..records import committed_records, grouped, latest_per_config, load
 
 PAPER = "correia2019"
 TABLE1 = "correia2019/table1_bleu"
@@ -79,22 +78,12 @@ def key(rec) -> Key:
 def collect(runs, profile: str) -> tuple[list[dict], list[dict]]:
     """(finished runs of both experiments that are a Table 1 / output-α cell, the others); one per config hash
     (a hand run and a sweep job with the same resolved config are the same run: the one finished last is kept)."""
-    best: dict[str, dict] = {}
-    for experiment in (TABLE1, OUTPUT_ALPHA):
-        for r in load(runs, profile, experiment):
-            h = r.get("config_hash") or r["run_dir"]
-            if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
-                best[h] = r
-    return split(list(best.values()))
+    return split(latest_per_config(r for experiment in (TABLE1, OUTPUT_ALPHA)
+                                   for r in load(runs, profile, experiment)))
 
 
 def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
-    out = defaultdict(list)
-    for r in recs:
-        out[key(r)].append(r)
-    for v in out.values():
-        v.sort(key=seed_of)
-    return dict(out)
+    return grouped(recs, key, seed_of)
 
 
 def figure_pair(options: Mapping[str, Any], recs: Sequence[dict]) -> str | None:

@@ -27,7 +27,6 @@ Pairs that are neither run nor given a reason read "not run in this profile".
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
@@ -39,7 +38,7 @@ from ..index import write_configs
 from ..mt_common import (BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, run_sets,  # noqa: F401 (re-exported)
                          settings_rows, values)
 from ..numbers import pick
-from ..records import load, runs_root, scrub
+from ..records import grouped, latest_per_config, load, runs_root, scrub
 from ..reference import reference
 from ..tables import MISSING, NONE, NOT_RUN, lr_schedule, md_table
 
@@ -97,21 +96,12 @@ def collect(runs, profile: str, stored: Sequence[dict] | None = None) -> list[di
     """Finished ``peters2019/table2_mt`` records (``stored``: among these committed ones); one per config hash (a
     hand run in ``run/`` and a sweep job with the same resolved config are the same run: the one finished last is
     kept)."""
-    best: dict[str, dict] = {}
-    for r in load(runs, profile, EXPERIMENT, stored=stored):
-        h = r.get("config_hash") or r["run_dir"]
-        if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
-            best[h] = r
-    return sorted(best.values(), key=lambda r: (key(r), seed_of(r), r["run_dir"]))
+    return sorted(latest_per_config(load(runs, profile, EXPERIMENT, stored=stored)),
+                  key=lambda r: (key(r), seed_of(r), r["run_dir"]))
 
 
 def by_key(recs) -> dict[Key, list[dict]]:
-    out = defaultdict(list)
-    for r in recs:
-        out[key(r)].append(r)
-    for v in out.values():
-        v.sort(key=seed_of)
-    return dict(out)
+    return grouped(recs, key, seed_of)
 
 
 def table2_records(recs) -> list[dict]:
