@@ -24,7 +24,7 @@ export HF_HUB_OFFLINE ?= 1
 export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
 export WANDB_SILENT ?= true
 
-.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 wandb-report data data-check clean
+.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 rescore-peters2019 wandb-report data data-check clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
@@ -66,6 +66,9 @@ reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transforme
 	$(if $(LAUNCHER),,OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --device auto \
 		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md)
 	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE) $(CLUSTER_ARGS)
+
+rescore-peters2019: setup ## re-score a Peters report's test predictions with the shared task's official evalm.py (fetched): make rescore-peters2019 PROFILE=cpu [EVALM=path]
+	$(PY) -m sparselab.reports.peters2019.rescore reports/peters2019/$(or $(PROFILE),cpu) $(if $(EVALM),--evalm $(EVALM))
 
 wandb-report: setup ## W&B report of a paper's runs (outline offline, published online): make wandb-report PAPER=peters2019 PROFILE=cpu [ENTITY=… PROJECT=…]
 	$(PY) -m sparselab.reports.wandb_report $(or $(PAPER),$(error PAPER=martins2016|peters2019|correia2019 is required)) --profile $(or $(PROFILE),cpu) $(if $(ENTITY),--entity $(ENTITY)) $(if $(PROJECT),--project $(PROJECT))

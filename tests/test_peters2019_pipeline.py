@@ -49,6 +49,12 @@ def test_smoke_pipeline(tmp_path):
     assert "non-neural baseline on the same languages and split" in table and "## Convergence of each run" in table
     csv_lines = (out / "per_language.csv").read_text().splitlines()
     assert len(csv_lines) == 1 + 9 * 2 * 3 + 9 * 3                 # 9 configs x 2 seeds x 3 languages + ensembles
+    # every row has its gzipped prediction file, and they re-score to the reported accuracy (issue 32; the official
+    # evalm.py is fetched where GitHub is reachable: test_reports_peters2019_predictions.py)
+    from sparselab.data import excerpt
+    from sparselab.reports.peters2019 import predictions
+    rescored = predictions.rescore(out, predictions.builtin, excerpt.ROOT)
+    assert len(rescored) == len(csv_lines) - 1 and all(r["agrees"] for r in rescored)
     # deterministic given the records: re-writing the reports changes nothing in the .md tables
     before = {n: (out / n).read_text() for n in ("table1.md", "sparsity.md", "examples.md", "per_language.csv")}
     proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from sparselab import plots
-from . import claims, mt
+from . import claims, mt, predictions
 from .claims import best_key
 from .extras import CONFIGS, CONFIGS_MT, EXTRAS, committed, write_extras
 from ..index import write_configs, write_index
@@ -46,6 +46,9 @@ ARTIFACTS = [
      "single-sequence and exact-beam shares on dev vs paper; attended positions and support size"),
     ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
     ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
+    ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv, in "
+     "the shared task's format; `python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them "
+     "with the official evalm.py"),
     ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
@@ -608,6 +611,8 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
     write_per_language_csv(out / "per_language.csv", train, ens)
+    predictions.write(out, [(kind, r) for kind, src in (("single", train), ("ensemble", ens)) for s in SETTINGS
+                            for r in src[s]], key, setting_of)
     if settings_run(options):
         plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
         plot_support_histogram(out / "support_histogram.png", profile, options, train)
