@@ -17,7 +17,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, Result
 
 from sparselab import plots
-from .tables import NONE, NOT_RUN
+from .tables import NONE, NOT_RUN, md_table
 
 BLEU_DIR = "bleu_files"
 
@@ -165,6 +165,17 @@ def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: boo
                        f"-tok {tokenize}{' --force' if tokenize == 'none' else ''} -w 2 -b")
                 rows.append([f"{name}.{kind}", metrics.get(metric), f"`{cmd}`", tokenize])
     return rows
+
+
+def bleu_cli_section(file_rows: Sequence[Sequence[Any]] | None, pattern: str) -> str:
+    """The report section that lists :func:`copy_bleu_files`' rows; ``pattern``: the paper's file names, e.g.
+    ``<direction>.<attention>.seed<seed>.<set>``. Empty without rows."""
+    if not file_rows:
+        return ""
+    text = (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are in "
+            f"`{BLEU_DIR}/` (`{pattern}.<detok|tok>.<hyp|ref>.txt`). From this folder, each command prints the score "
+            "of its row (the tables above are means of these).\n\n")
+    return text + md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
 
 
 def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]]:

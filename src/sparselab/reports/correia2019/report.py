@@ -446,11 +446,7 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += (f"\n## Training speed\n\nNot read from these runs, which shared the machine with other jobs. "
                  f"`{SPEED}` (`benchmarks/bench_transformer_speed.py`) measures the three side by side on the same "
                  "batches, beside the paper's ratios." + (f" {speed_note}" if speed_note else "") + "\n")
-    if file_rows:
-        text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
-                 f"in `{BLEU_DIR}/` (`<direction>.<attention>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From this "
-                 "folder, each command prints the score of its row (the tables above are means of these).\n\n")
-        text += md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    text += mt_common.bleu_cli_section(file_rows, "<direction>.<attention>.seed<seed>.<set>")
     return text
 
 

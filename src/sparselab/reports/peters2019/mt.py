@@ -434,11 +434,7 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                           "stopped by", f"trend, last {mt_common.PLATEAU_STEPS:,} steps",
                           f"record, last {mt_common.PLATEAU_STEPS:,} steps", "stopped improving",
                           "training time (s)"], conv)
-    if file_rows:
-        text += (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are "
-                 f"in `{BLEU_DIR}/` (`<direction>.alpha<α>-attn<α>.seed<seed>.<set>.<detok|tok>.<hyp|ref>.txt`). From "
-                 "this folder, each command prints the score of its row (the tables above are means of these).\n\n")
-        text += md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    text += mt_common.bleu_cli_section(file_rows, "<direction>.alpha<α>-attn<α>.seed<seed>.<set>")
     return text
 
 
