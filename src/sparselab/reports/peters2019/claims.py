@@ -75,6 +75,8 @@ def sparse_outputs_beat_softmax(groups: Mapping[str, Mapping], ensemble: bool = 
     for s, g in groups.items():
         atts = sorted({b for _, b in g}) if ensemble else list(ALPHAS)
         outs = sorted({a for a, _ in g if a > 1.0}) if ensemble else list(ALPHAS[1:])
+        if not atts or not outs:        # no ensemble of a sparse output yet: nothing to compare, not a vacuous "holds"
+            return [claim, rule, "–", untested(f"{s}: no ensemble of a softmax and a sparse output has finished")]
         if ensemble and (len(atts) < len(ALPHAS) or len(outs) < len(ALPHAS) - 1):
             rule = (f"at attention α {', '.join(f'{b:g}' for b in atts)}: acc(output α) − acc(output α 1) > margin, "
                     f"for output α {', '.join(f'{a:g}' for a in outs)} (the α's ensembled)")
