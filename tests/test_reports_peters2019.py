@@ -215,12 +215,21 @@ def test_baseline_row_sits_beside_our_softmax_and_worst_configuration(runs):
     record.write(runs / "smoke" / "peters2019" / "baseline_medium", baseline_record(61.0, 60.0))
     train, _ = rep.collect(runs, "smoke")
     base = rep.collect_baseline(runs, "smoke")
-    rows = rep.baseline_rows(base, train, {**SMOKE, "baseline": True})
-    # softmax/softmax mean (80+84)/2 = 82; worst configuration (1.5,1.5) = 50; same languages (zulu) and split
-    assert rows == [["medium", 61.0, 60.0, 82.0, 50.0, "yes"]]
-    text = rep.table1_text("smoke", {**SMOKE, "baseline": True}, train, {"medium": [], "high": []}, REF, base)
+    official = {"sigmorphon2018_official_baseline_dev": {"values": {"medium": 63.64}}}
+    rows = rep.baseline_rows(base, train, {**SMOKE, "baseline": True}, official)
+    # softmax/softmax mean (80+84)/2 = 82; worst configuration (1.5,1.5) = 50; same languages (zulu) and split;
+    # beside them the organisers' run of the baseline on dev over all the setting's languages, from papers.yaml
+    assert rows == [["medium", 61.0, 60.0, 63.64, 82.0, 50.0, "yes"]]
+    assert rep.baseline_rows(base, train, {**SMOKE, "baseline": True})[0][3] is None
+    text = rep.table1_text("smoke", {**SMOKE, "baseline": True}, train, {"medium": [], "high": []}, {**REF, **official},
+                           base)
     assert "non-neural baseline on the same languages and split" in text
-    assert "| medium | 61.00 | 60.00 | 82.00 | 50.00 | yes |" in text
+    assert "| medium | 61.00 | 60.00 | 63.64 | 82.00 | 50.00 | yes |" in text
+    # per language beside the macro average: each cell (seeds' mean), then the baseline
+    langs, lang_rows = rep.language_table_rows(train, {"medium": [], "high": []}, base, "medium")
+    assert langs == ["zulu"] and lang_rows[0][:4] == ["1.00", "1.00", "avg", "0,1"]
+    assert lang_rows[-1][0] == "non-neural baseline" and lang_rows[-1][-1] == 61.0
+    assert "## Per language, medium setting" in text
 
 
 def test_baseline_on_other_languages_is_flagged_and_a_missing_baseline_says_so(runs):
@@ -255,3 +264,12 @@ def test_learning_curves_png_is_written(runs, tmp_path):
     train, _ = rep.collect(runs, "smoke")
     path = rep.plot_learning_curves(tmp_path / "curves.png", "smoke", SMOKE, train)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_only_the_seeded_cells_have_an_ensemble_column():
+    """The cpu plan gives 3 seeds and an ensemble to output and attention α in {1, 2} only: the other cells' ensemble
+    column reads "not run in this profile", not "missing run"."""
+    cpu = {"settings": ["medium"], "ensemble": True, "seeded_cells": [1.0, 2.0]}
+    assert rep.is_run(cpu, "medium", "ens", (1.0, 2.0)) and rep.is_run(cpu, "medium", "avg", (1.5, 1.5))
+    assert not rep.is_run(cpu, "medium", "ens", (1.5, 2.0)) and not rep.is_run(cpu, "high", "avg", (1.0, 1.0))
+    assert rep.is_run({**cpu, "seeded_cells": None}, "medium", "ens", (1.5, 2.0))
