@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from scripts import PROJECT, load_script
 
 from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
@@ -101,3 +103,20 @@ def test_report_only_refuses_the_committed_cpu_folder_and_writes_nothing(tmp_pat
     def files(folder):
         return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     assert files(clone) == files(COMMITTED)
+
+
+SHARED_DATA = PROJECT.parent / "shared" / "data"
+
+
+@pytest.mark.skipif(not (COMMITTED / "predictions").is_dir(),
+                    reason="the committed cpu report predates predictions/ (issue 32's plan is still running)")
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data absent: no gold files to score against")
+def test_committed_predictions_rescore_to_the_reported_accuracy():
+    """Every per_language.csv row has its gzipped test predictions, and they score to its accuracy against the gold
+    files (issue 32, acceptance 5; ``make rescore-peters2019`` runs the shared task's own evalm.py on the same files
+    where GitHub is reachable, and writes predictions/rescored.md)."""
+    from sparselab.reports.peters2019 import predictions
+    rows = predictions.rescore(COMMITTED, predictions.builtin, str(SHARED_DATA))
+    assert rows and [r for r in rows if not r["agrees"]] == []
+    if (COMMITTED / "predictions" / predictions.RESCORED).exists():   # the official scorer's run, committed
+        assert f"**{len(rows)} of {len(rows)}** rows" in (COMMITTED / "predictions" / predictions.RESCORED).read_text()
