@@ -37,8 +37,10 @@ def committed_languages() -> dict:
     out: dict = {}
     with open(COMMITTED / "per_language.csv") as f:
         for row in csv.DictReader(f):
+            if row["kind"] != "single":         # ensembles; the baseline's rows have no α's
+                continue
             cell = (float(row["output_alpha"]), float(row["attention_alpha"]))
-            if row["kind"] == "single" and cell in CELLS:
+            if cell in CELLS:
                 out.setdefault(cell, {})[row["language"]] = float(row["accuracy"])
     return out
 

@@ -48,7 +48,7 @@ def test_smoke_pipeline(tmp_path):
     assert "Profile: **smoke**" in table
     assert "non-neural baseline on the same languages and split" in table and "## Convergence of each run" in table
     csv_lines = (out / "per_language.csv").read_text().splitlines()
-    assert len(csv_lines) == 1 + 9 * 2 * 3 + 9 * 3                 # 9 configs x 2 seeds x 3 languages + ensembles
+    assert len(csv_lines) == 1 + 9 * 2 * 3 + 9 * 3 + 3       # 9 configs x 2 seeds x 3 languages + ensembles + baseline
     # every row has its gzipped prediction file, and they re-score to the reported accuracy (issue 32; the official
     # evalm.py is fetched where GitHub is reachable: test_reports_peters2019_predictions.py)
     from sparselab.data import excerpt

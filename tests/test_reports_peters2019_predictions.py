@@ -50,17 +50,20 @@ def _report(tmp: Path, recs: list[tuple[str, dict]]) -> Path:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(CSV_HEADER)
         for kind, r in recs:
-            seed = r["config"]["seed"] if kind == "single" else "0+1"
+            seed, alphas = {"single": (r["config"]["seed"], (1.5, 2.0)), "ensemble": ("0+1", (1.5, 2.0)),
+                            "baseline": ("", ("", ""))}[kind]
             for lang, v in sorted(r["extra"]["per_language"].items()):
-                w.writerow(["medium", kind, 1.5, 2.0, seed, lang, f"{v['accuracy']:.2f}", 0, 0, 0, 0])
+                w.writerow(["medium", kind, *alphas, seed, lang, f"{v['accuracy']:.2f}", 0, 0, 0, 0])
     return out
 
 
 def test_written_reproducibly_kept_on_rebuild_and_stale_removed(tmp_path):
-    recs = [("single", _record(tmp_path, "a", 0)), ("ensemble", _record(tmp_path, "e", 0))]
+    recs = [("single", _record(tmp_path, "a", 0)), ("ensemble", _record(tmp_path, "e", 0)),
+            ("baseline", _record(tmp_path, "b", 0))]
     out = _report(tmp_path, recs)
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.gz"))
-    assert files == ["predictions/medium/out1.5-attn2/ensemble/adyghe-test.gz",
+    assert files == ["predictions/medium/baseline/adyghe-test.gz", "predictions/medium/baseline/greek-test.gz",
+                     "predictions/medium/out1.5-attn2/ensemble/adyghe-test.gz",
                      "predictions/medium/out1.5-attn2/ensemble/greek-test.gz",
                      "predictions/medium/out1.5-attn2/seed0/adyghe-test.gz",
                      "predictions/medium/out1.5-attn2/seed0/greek-test.gz"]
@@ -80,15 +83,18 @@ def test_written_reproducibly_kept_on_rebuild_and_stale_removed(tmp_path):
 
 def test_every_row_rescored_and_a_disagreement_found(tmp_path):
     root = _data_root(tmp_path)
-    out = _report(tmp_path, [("single", _record(tmp_path, "a", 0)), ("ensemble", _record(tmp_path, "e", 0))])
+    out = _report(tmp_path, [("single", _record(tmp_path, "a", 0)), ("ensemble", _record(tmp_path, "e", 0)),
+                             ("baseline", _record(tmp_path, "b", 0, {"adyghe": ["ab", "bc", "cd", "dX"],
+                                                                    "greek": ["xy", "yz"]}))])
     rows = pr.rescore(out, pr.builtin, root)
     assert [(r["kind"], r["language"], r["accuracy"], r["rescored"], r["agrees"]) for r in rows] == [
         ("single", "adyghe", "75.00", "75.00", True), ("single", "greek", "50.00", "50.00", True),
-        ("ensemble", "adyghe", "75.00", "75.00", True), ("ensemble", "greek", "50.00", "50.00", True)]
+        ("ensemble", "adyghe", "75.00", "75.00", True), ("ensemble", "greek", "50.00", "50.00", True),
+        ("baseline", "adyghe", "75.00", "75.00", True), ("baseline", "greek", "100.00", "100.00", True)]
     # a report whose csv says something its prediction file does not
     text = (out / "per_language.csv").read_text().replace("50.00", "51.00", 1)
     (out / "per_language.csv").write_text(text)
-    assert [r["agrees"] for r in pr.rescore(out, pr.builtin, root)] == [True, False, True, True]
+    assert [r["agrees"] for r in pr.rescore(out, pr.builtin, root)] == [True, False, True, True, True, True]
 
 
 def test_a_subsampled_run_is_scored_against_the_gold_lines_it_decoded(tmp_path):

@@ -1,11 +1,12 @@
-"""The test predictions behind every Table 1 cell, gzipped beside the report, and their re-scoring with the shared
-task's official scorer, so that a reader can check any cell without our code.
+"""The test predictions behind every Table 1 cell and the baseline, gzipped beside the report, and their re-scoring
+with the shared task's official scorer, so that a reader can check any cell without our code.
 
-``predictions/<setting>/out<α>-attn<α>/<seed<k>|ensemble>/<language>-<split>.gz`` holds a run's prediction file as
-the run wrote it (CoNLL–SIGMORPHON format: lemma, predicted form, tags), one per row of ``per_language.csv``.
-:func:`rescore` scores each file against the gold file of the data root and compares it with that row's accuracy.
-The official scorer is ``task1/evaluation/evalm.py`` of github.com/sigmorphon/conll2018, fetched by pooch at a
-pinned commit and sha256 (:func:`evalm_script`); it runs in a subprocess, as a reader would run it. The command line is :mod:`.rescore`.
+``predictions/<setting>/out<α>-attn<α>/<seed<k>|ensemble>/<language>-<split>.gz`` (the non-neural baseline's in
+``predictions/<setting>/baseline/``) holds a run's prediction file as the run wrote it (CoNLL–SIGMORPHON format:
+lemma, predicted form, tags), one per row of ``per_language.csv``. :func:`rescore` scores each file against the gold
+file of the data root and compares it with that row's accuracy. The official scorer is ``task1/evaluation/evalm.py``
+of github.com/sigmorphon/conll2018, fetched by pooch at a pinned commit and sha256 (:func:`evalm_script`); it runs
+in a subprocess, as a reader would run it. The command line is :mod:`.rescore`.
 """
 from __future__ import annotations
 
@@ -28,13 +29,13 @@ EVALM_SHA256 = "033bcc6f4065c00bc8861da996237f1745599d1f6417043be666889e7a231773
 Scorer = Callable[[Path, Path], float]
 
 
-def cell_dir(setting: str, alpha: float, attn_alpha: float, member: str) -> Path:
-    """``member``: ``seed<k>`` for a training run, ``ensemble`` for the ensemble of a cell's seeds."""
+def folder(setting: str, kind: str, alpha: Any = None, attn_alpha: Any = None, seed: Any = None) -> Path:
+    """Where a run's files go: ``kind`` ``single`` (a training run: ``seed<k>``), ``ensemble`` (the ensemble of a
+    cell's seeds) or ``baseline`` (the non-neural baseline, no α's)."""
+    if kind == "baseline":
+        return Path(FOLDER) / setting / "baseline"
+    member = "ensemble" if kind == "ensemble" else f"seed{int(seed)}"
     return Path(FOLDER) / setting / f"out{float(alpha):g}-attn{float(attn_alpha):g}" / member
-
-
-def member_of(kind: str, seed: Any) -> str:
-    return "ensemble" if kind == "ensemble" else f"seed{int(seed)}"
 
 
 def _gzip(src: Path, dst: Path) -> None:
@@ -47,17 +48,18 @@ def _gzip(src: Path, dst: Path) -> None:
 
 def write(out: Path, runs: Iterable[tuple[str, Mapping[str, Any]]], key: Callable, setting_of: Callable) -> list[Path]:
     """Gzip each run's ``predictions/<language>-<split>`` into ``out``; ``runs`` are (kind, record) with kind
-    ``single`` or ``ensemble``. Runs whose directory is absent (a report rebuilt from its committed records) keep the
-    files committed for them. Where at least one run directory is present, files of runs no longer reported go."""
+    ``single``, ``ensemble`` or ``baseline`` (:func:`folder`). Runs whose directory is absent (a report rebuilt from
+    its committed records) keep the files committed for them. Where at least one run directory is present, files of
+    runs no longer reported go."""
     out, written, live = Path(out), [], False
     for kind, r in runs:
         src = Path(r["run_dir"]) / FOLDER
         if not src.is_dir():
             continue
         live = True
-        a, b = key(r)
+        a, b = key(r) if kind != "baseline" else (None, None)
         split = (r.get("extra") or {}).get("eval_split") or r["config"]["task"]["eval_split"]
-        dst = out / cell_dir(setting_of(r), a, b, member_of(kind, r["config"].get("seed", 0)))
+        dst = out / folder(setting_of(r), kind, a, b, r["config"].get("seed", 0))
         for lang in sorted((r.get("extra") or {}).get("per_language", {})):
             _gzip(src / f"{lang}-{split}", dst / f"{lang}-{split}.gz")
             written.append(dst / f"{lang}-{split}.gz")
@@ -135,11 +137,11 @@ def rescore(report: Path, scorer: Scorer, root=None) -> list[dict[str, Any]]:
         reported = list(csv.DictReader(fh))
     with tempfile.TemporaryDirectory() as tmp:
         for row in reported:
-            folder = report / cell_dir(row["setting"], row["output_alpha"], row["attention_alpha"],
-                                       member_of(row["kind"], row["seed"]))
-            files = sorted(folder.glob(f"{row['language']}-*.gz"))
+            where = report / folder(row["setting"], row["kind"], row["output_alpha"], row["attention_alpha"],
+                                    row["seed"])
+            files = sorted(where.glob(f"{row['language']}-*.gz"))
             if len(files) != 1:
-                raise FileNotFoundError(f"{folder}: expected one {row['language']}-<split>.gz, found {len(files)}")
+                raise FileNotFoundError(f"{where}: expected one {row['language']}-<split>.gz, found {len(files)}")
             split = files[0].name.removesuffix(".gz")[len(row["language"]) + 1:]
             guess = _plain(files[0], Path(tmp))
             n = sum(1 for _ in open(guess, encoding="utf-8"))

@@ -46,8 +46,8 @@ ARTIFACTS = [
      "single-sequence and exact-beam shares on dev vs paper; attended positions and support size"),
     ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
     ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
-    ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv, in "
-     "the shared task's format; `python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them "
+    ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv (each "
+     "seed, each ensemble, the non-neural baseline), in the shared task's format; `python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them "
      "with the official evalm.py"),
     ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
@@ -497,7 +497,9 @@ CSV_HEADER = ["setting", "kind", "output_alpha", "attention_alpha", "seed", "lan
               "edit_distance", "n", "exact_share", "single_share"]
 
 
-def per_language_rows(train, ens) -> list[list[Any]]:
+def per_language_rows(train, ens, baseline=None) -> list[list[Any]]:
+    """Every run's accuracy and edit distance per language: the training runs, their ensembles, then the non-neural
+    baseline (kind ``baseline``: no α's, no seed, no beam shares)."""
     rows = []
     for kind, src in (("single", train), ("ensemble", ens)):
         for s in SETTINGS:
@@ -508,14 +510,19 @@ def per_language_rows(train, ens) -> list[list[Any]]:
                 for lang, v in sorted(r["extra"].get("per_language", {}).items()):
                     rows.append([s, kind, a, b, seed, lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}",
                                  v["n"], f"{v['exact_share']:.4f}", f"{v['single_share']:.4f}"])
+    for s in SETTINGS:
+        for r in (baseline or {}).get(s, []):
+            for lang, v in sorted(r["extra"].get("per_language", {}).items()):
+                rows.append([s, "baseline", "", "", "", lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}",
+                             v["n"], "", ""])
     return rows
 
 
-def write_per_language_csv(path: Path, train, ens) -> Path:
+def write_per_language_csv(path: Path, train, ens, baseline=None) -> Path:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(CSV_HEADER)
-        w.writerows(per_language_rows(train, ens))
+        w.writerows(per_language_rows(train, ens, baseline))
     return Path(path)
 
 
@@ -655,9 +662,9 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
     (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
-    write_per_language_csv(out / "per_language.csv", train, ens)
-    predictions.write(out, [(kind, r) for kind, src in (("single", train), ("ensemble", ens)) for s in SETTINGS
-                            for r in src[s]], key, setting_of)
+    write_per_language_csv(out / "per_language.csv", train, ens, baseline)
+    kinds = (("single", train), ("ensemble", ens), ("baseline", baseline or {}))
+    predictions.write(out, [(kind, r) for kind, src in kinds for s in SETTINGS for r in src.get(s, [])], key, setting_of)
     if settings_run(options):
         plot_accuracy_by_alpha(out / "accuracy_by_alpha.png", profile, options, train)
         plot_support_histogram(out / "support_histogram.png", profile, options, train)
