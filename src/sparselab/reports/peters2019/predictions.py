@@ -104,8 +104,7 @@ def builtin(guess: Path, gold: Path) -> float:
 
 def gold_file(setting: str, lang: str, split: str, root=None) -> Path:
     from sparselab.data import sigmorphon as sg
-    folder = dict(sg.languages(setting, root))[lang]
-    return sg.split_file(folder, lang, split, setting)
+    return sg.split_file(dict(sg.languages(setting, root))[lang], lang, split, setting)
 
 
 def data_root_of(report: Path) -> str | None:
@@ -119,14 +118,15 @@ def data_root_of(report: Path) -> str | None:
     return compose(cfg["experiment_name"], cfg["profile"]["name"]).data.root
 
 
-def _plain(path: Path, tmp: Path, n: int | None = None) -> Path:
-    """``path`` uncompressed into ``tmp`` (its first ``n`` lines: the gold lines a subsampled run decoded)."""
+def _plain(path: Path, tmp: Path, n: int | None = None) -> tuple[Path, int]:
+    """``path`` uncompressed into ``tmp`` (its first ``n`` lines: the gold lines a subsampled run decoded), and its
+    number of lines."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as fh:
-        lines = fh.readlines()
+        lines = fh.readlines()[:n]
     dst = tmp / (path.name.removesuffix(".gz") + (".gold" if n is not None else ".guess"))
-    dst.write_text("".join(lines if n is None else lines[:n]), encoding="utf-8")
-    return dst
+    dst.write_text("".join(lines), encoding="utf-8")
+    return dst, len(lines)
 
 
 def rescore(report: Path, scorer: Scorer, root=None) -> list[dict[str, Any]]:
@@ -143,9 +143,8 @@ def rescore(report: Path, scorer: Scorer, root=None) -> list[dict[str, Any]]:
             if len(files) != 1:
                 raise FileNotFoundError(f"{where}: expected one {row['language']}-<split>.gz, found {len(files)}")
             split = files[0].name.removesuffix(".gz")[len(row["language"]) + 1:]
-            guess = _plain(files[0], Path(tmp))
-            n = sum(1 for _ in open(guess, encoding="utf-8"))
-            gold = _plain(gold_file(row["setting"], row["language"], split, root), Path(tmp), n)
+            guess, n = _plain(files[0], Path(tmp))
+            gold, _ = _plain(gold_file(row["setting"], row["language"], split, root), Path(tmp), n)
             got = scorer(guess, gold)
             rows.append({**row, "file": str(files[0].relative_to(report)), "rescored": f"{got:.2f}",
                          "agrees": f"{got:.2f}" == row["accuracy"]})
