@@ -17,6 +17,10 @@ from sparselab.reports.reference import reference
 from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"
+# the folder committed before issue 32's plan finished holds the earlier protocol's records, without run extras
+EARLIER = not (COMMITTED / "run_extras.jsonl").exists()
+earlier_protocol = pytest.mark.skipif(not EARLIER, reason="the committed cpu report is issue 32's protocol")
+issue32_protocol = pytest.mark.skipif(EARLIER, reason="the committed cpu report predates issue 32's plan (still running)")
 
 
 def stored(name: str) -> list[dict]:
@@ -39,6 +43,7 @@ def committed_pvalues() -> dict:
     return {(c[0], alpha[c[1]]): float(c[6]) for c in cells if c[1] in alpha and c[6] != "–"}
 
 
+@earlier_protocol
 @needs_reference
 def test_committed_claims_are_computed_from_the_committed_records():
     table1 = grid_records()
@@ -51,6 +56,7 @@ def test_committed_claims_are_computed_from_the_committed_records():
     assert text == (COMMITTED / "claims.md").read_text(encoding="utf-8")
 
 
+@earlier_protocol
 def test_committed_claims_verdicts_match_the_grid_numbers():
     """The acceptance's inflection rule re-derived from the stored accuracies without the claims module: the
     attention-α spread at each output α, against 3 points."""
@@ -69,6 +75,7 @@ def test_committed_claims_verdicts_match_the_grid_numbers():
         assert row.endswith(("| holds |", "| does not hold |", "| inconclusive |"))
 
 
+@earlier_protocol
 def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
     """table2_mt.md's paired-bootstrap table, recomputed from the committed ``bleu_files/`` and ``runs_mt.jsonl``.
     Tolerances the computation guarantees across machines: the resamples are drawn with sacrebleu's fixed seed
@@ -86,6 +93,7 @@ def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
             assert abs(float(ours[6]) - float(theirs[6])) <= 1 / 1001 + 1e-4
 
 
+@earlier_protocol
 def test_report_only_refuses_the_committed_cpu_folder_and_writes_nothing(tmp_path, monkeypatch, capsys):
     """Issue 35: the folder's records are of an earlier protocol and were committed without run extras, so a clone's
     ``--report-only`` has nothing to rebuild from: one error line, exit 2, every file left as it is."""
@@ -108,8 +116,7 @@ def test_report_only_refuses_the_committed_cpu_folder_and_writes_nothing(tmp_pat
 SHARED_DATA = PROJECT.parent / "shared" / "data"
 
 
-@pytest.mark.skipif(not (COMMITTED / "predictions").is_dir(),
-                    reason="the committed cpu report predates predictions/ (issue 32's plan is still running)")
+@issue32_protocol
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data absent: no gold files to score against")
 def test_committed_predictions_rescore_to_the_reported_accuracy():
     """Every per_language.csv row has its gzipped test predictions, and they score to its accuracy against the gold
@@ -120,3 +127,26 @@ def test_committed_predictions_rescore_to_the_reported_accuracy():
     assert rows and [r for r in rows if not r["agrees"]] == []
     if (COMMITTED / "predictions" / predictions.RESCORED).exists():   # the official scorer's run, committed
         assert f"**{len(rows)} of {len(rows)}** rows" in (COMMITTED / "predictions" / predictions.RESCORED).read_text()
+
+
+@issue32_protocol
+def test_report_only_rebuilds_the_committed_cpu_report_with_no_record_orphaned(tmp_path, monkeypatch, capsys):
+    """Issue 35, acceptance 1: a clone's ``--report-only`` (no run directories) gives back every file of the committed
+    folder byte for byte, figures redrawn, from the committed records, and each of them is one of the plan's jobs."""
+    from sparselab.reports.runner import main
+
+    clone = tmp_path / "reports" / "peters2019" / "cpu"
+    shutil.copytree(COMMITTED, clone)
+    for png in clone.glob("*.png"):
+        png.unlink()
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
+    mod = load_script("pipelines/peters2019.py", "pipeline_peters2019")
+    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
+    committed_runs = len(stored("runs.jsonl")) + len(stored("runs_mt.jsonl"))
+    out = capsys.readouterr().out
+    assert f"{committed_runs} of {committed_runs} planned jobs have a finished record" in out, out
+
+    def files(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".png"}
+    assert files(clone) == files(COMMITTED)
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in COMMITTED.glob("*.png"))
