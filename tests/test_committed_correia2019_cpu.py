@@ -10,19 +10,29 @@ attention-map PNGs are requested but not rendered (rendering them takes a minute
 is asked for again, with the maps' data read from the committed records."""
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
+
+import pytest
 
 from scripts import PROJECT, load_script
 from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "correia2019" / "cpu"
+# the earlier protocol stopped early (issue 33's runs train one fixed budget, no early stopping)
+EARLIER = any(json.loads(line)["config"]["task"].get("early_stopping_patience") is not None
+              for line in (COMMITTED / "runs.jsonl").read_text(encoding="utf-8").splitlines())
+earlier_protocol = pytest.mark.skipif(not EARLIER, reason="the committed cpu report is issue 33's protocol")
+issue33_protocol = pytest.mark.skipif(EARLIER, reason="the committed cpu report predates issue 33's plan (still running)")
 
 
 def files(folder: Path, pattern: str) -> dict[str, str]:
     return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.glob(pattern))}
 
 
+@earlier_protocol
 @needs_reference
 def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path, monkeypatch, capsys):
     from sparselab.reports.runner import main
@@ -59,6 +69,7 @@ def test_report_only_rebuilds_the_committed_cpu_report_from_its_records(tmp_path
             assert got[name] == expected[name], name
 
 
+@earlier_protocol
 @needs_reference    # the BPE rule reads the paper's 0.80 threshold from papers.yaml
 def test_the_new_rules_on_the_stored_old_records(tmp_path, monkeypatch):
     """Issue 33's rules on the committed records of the old protocol (early stopping, α at 10 x lr, 1 seed)."""
@@ -96,3 +107,26 @@ def test_the_new_rules_on_the_stored_old_records(tmp_path, monkeypatch):
     text = (COMMITTED / "table1_bleu.md").read_text()
     assert "400 steps = 2% of the step budget, **not** the paper profile's fraction" in text
     assert "**its own peak learning rate 0.01** (a deviation from the paper)" in text
+
+
+@issue33_protocol
+@needs_reference
+def test_report_only_rebuilds_issue33s_cpu_report_with_no_record_orphaned(tmp_path, monkeypatch, capsys):
+    """Issue 33 acceptance 5 and issue 35 acceptance 1: a clone's ``--report-only`` (no run directories) gives back
+    every text file of the committed folder from its committed records, every figure redrawn, and each committed
+    record is one of the plan's jobs."""
+    from sparselab.reports.runner import main
+
+    clone = tmp_path / "reports" / "correia2019" / "cpu"
+    shutil.copytree(COMMITTED, clone)
+    for png in clone.glob("*.png"):
+        png.unlink()
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
+    mod = load_script("pipelines/correia2019.py", "pipeline_correia2019")
+    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
+    committed_runs = len((COMMITTED / "runs.jsonl").read_text(encoding="utf-8").splitlines())
+    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
+    assert found and int(found[1]) == int(found[2]) == committed_runs, "every job of the plan, each committed once"
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in COMMITTED.glob("*.png"))
+    for pattern in ("*.md", "*.html", "*.jsonl", "bleu_files/*"):
+        assert files(clone, pattern) == files(COMMITTED, pattern), pattern
