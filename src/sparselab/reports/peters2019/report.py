@@ -47,8 +47,8 @@ ARTIFACTS = [
     ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
     ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
     ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv (each "
-     "seed, each ensemble, the non-neural baseline), in the shared task's format; `python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them "
-     "with the official evalm.py"),
+     "seed, each ensemble, the non-neural baseline), in the shared task's format; "
+     "`python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them with the official evalm.py"),
     ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
     ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
     ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
