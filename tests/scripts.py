@@ -15,3 +15,25 @@ def load_script(relpath: str, name: str | None = None) -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Path, monkeypatch, capsys) -> Path:
+    """Rebuild a committed ``reports/<paper>/<profile>/`` in a clone with the pipeline's ``--report-only`` and no run
+    directories; check that every figure came back and that "N of N planned jobs" has N == ``records`` (no committed
+    record orphaned, none missing). Returns the clone's folder for the caller's byte comparison."""
+    import re
+    import shutil
+
+    from sparselab.reports.runner import main
+
+    clone = tmp_path / "reports" / paper / committed.name
+    shutil.copytree(committed, clone)
+    for png in clone.glob("*.png"):
+        png.unlink()                                  # every figure must come back from the records
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
+    mod = load_script(f"pipelines/{paper}.py", f"pipeline_{paper}")
+    assert main(mod.report, mod.PLANS, ["--profile", committed.name, "--report-only", "--out", str(clone)]) == 0
+    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
+    assert found and int(found[1]) == int(found[2]) == records, "every job of the plan, each committed once"
+    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in committed.glob("*.png"))
+    return clone

@@ -11,13 +11,12 @@ is asked for again, with the maps' data read from the committed records."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from scripts import PROJECT, load_script
+from scripts import PROJECT, load_script, rebuild_report_only
 from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "correia2019" / "cpu"
@@ -115,18 +114,7 @@ def test_report_only_rebuilds_issue33s_cpu_report_with_no_record_orphaned(tmp_pa
     """Issue 33 acceptance 5 and issue 35 acceptance 1: a clone's ``--report-only`` (no run directories) gives back
     every text file of the committed folder from its committed records, every figure redrawn, and each committed
     record is one of the plan's jobs."""
-    from sparselab.reports.runner import main
-
-    clone = tmp_path / "reports" / "correia2019" / "cpu"
-    shutil.copytree(COMMITTED, clone)
-    for png in clone.glob("*.png"):
-        png.unlink()
-    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    mod = load_script("pipelines/correia2019.py", "pipeline_correia2019")
-    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
-    committed_runs = len((COMMITTED / "runs.jsonl").read_text(encoding="utf-8").splitlines())
-    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
-    assert found and int(found[1]) == int(found[2]) == committed_runs, "every job of the plan, each committed once"
-    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in COMMITTED.glob("*.png"))
+    records = len((COMMITTED / "runs.jsonl").read_text(encoding="utf-8").splitlines())
+    clone = rebuild_report_only("correia2019", COMMITTED, records, tmp_path, monkeypatch, capsys)
     for pattern in ("*.md", "*.html", "*.jsonl", "bleu_files/*"):
         assert files(clone, pattern) == files(COMMITTED, pattern), pattern

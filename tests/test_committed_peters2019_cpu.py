@@ -6,12 +6,11 @@ cell. A hand edit of a verdict or a number, or a report rebuilt from other runs 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 
 import pytest
 
-from scripts import PROJECT, load_script
+from scripts import PROJECT, load_script, rebuild_report_only
 
 from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
 from sparselab.reports.reference import reference
@@ -134,20 +133,9 @@ def test_committed_predictions_rescore_to_the_reported_accuracy():
 def test_report_only_rebuilds_the_committed_cpu_report_with_no_record_orphaned(tmp_path, monkeypatch, capsys):
     """Issue 35, acceptance 1: a clone's ``--report-only`` (no run directories) gives back every file of the committed
     folder byte for byte, figures redrawn, from the committed records, and each of them is one of the plan's jobs."""
-    from sparselab.reports.runner import main
-
-    clone = tmp_path / "reports" / "peters2019" / "cpu"
-    shutil.copytree(COMMITTED, clone)
-    for png in clone.glob("*.png"):
-        png.unlink()
-    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    mod = load_script("pipelines/peters2019.py", "pipeline_peters2019")
-    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
-    committed_runs = len(stored("runs.jsonl")) + len(stored("runs_mt.jsonl"))
-    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
-    assert found and int(found[1]) == int(found[2]) == committed_runs, "every job of the plan, each committed once"
+    records = len(stored("runs.jsonl")) + len(stored("runs_mt.jsonl"))
+    clone = rebuild_report_only("peters2019", COMMITTED, records, tmp_path, monkeypatch, capsys)
 
     def files(folder):
         return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".png"}
     assert files(clone) == files(COMMITTED)
-    assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in COMMITTED.glob("*.png"))
