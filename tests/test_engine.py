@@ -91,6 +91,20 @@ def test_torn_record_counts_as_unfinished(tmp_path):
     assert len(CALLS) == 1
 
 
+def test_an_interrupted_atomic_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    # what a kill between writing and renaming leaves: the old file, never an empty or half one (fit_done.json, run.json)
+    path = tmp_path / "checkpoints" / "fit_done.json"
+    record.write_text_atomically(path, '{"steps": 10}')
+    monkeypatch.setattr(record.os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        record.write_text_atomically(path, '{"steps": 20}')
+    assert json.loads(path.read_text()) == {"steps": 10}
+    monkeypatch.undo()
+    record.write_text_atomically(path, '{"steps": 30}')
+    assert json.loads(path.read_text()) == {"steps": 30}
+    assert [p.name for p in path.parent.iterdir()] == ["fit_done.json"]     # the same process's next write reuses the tmp
+
+
 def test_failure_is_recorded_and_raised(tmp_path):
     cfg = make_cfg()
     with open_dict(cfg):

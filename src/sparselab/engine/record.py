@@ -125,11 +125,16 @@ def read(run_dir: Path) -> dict[str, Any] | None:
 
 def write(run_dir: Path, record: dict[str, Any]) -> None:
     """Atomic write, so a SIGKILL never leaves a half-written finished record."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = run_dir / f".{RECORD}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(record, indent=2, sort_keys=True, default=str))
-    os.replace(tmp, run_dir / RECORD)
+    write_text_atomically(Path(run_dir) / RECORD, json.dumps(record, indent=2, sort_keys=True, default=str))
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write beside ``path``, then rename: a reader (or a job killed mid-write) sees the old file or the whole new one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def is_finished(rec: dict[str, Any] | None, chash: str) -> bool:

@@ -59,6 +59,7 @@ from lightning.pytorch.utilities import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine.context import RunContext
+from sparselab.engine.record import write_text_atomically
 
 log = logging.getLogger("sparselab")
 CHECKPOINTS = "checkpoints"
@@ -219,5 +220,5 @@ def _fit_done(ckpt_dir: Path) -> dict | None:
 
 @rank_zero_only
 def _write_fit_done(ckpt_dir: Path, facts: dict) -> None:
-    ckpt_dir.mkdir(parents=True, exist_ok=True)
-    (ckpt_dir / FIT_DONE).write_text(json.dumps(facts))
+    # atomic: a kill mid-write must not leave an empty file that the re-run cannot read (CI failure, stop 41)
+    write_text_atomically(ckpt_dir / FIT_DONE, json.dumps(facts))
