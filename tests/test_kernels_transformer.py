@@ -24,6 +24,7 @@ if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fw
     importlib.reload(_entmax_triton)
     ea = importlib.reload(ea)
 
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"    # on a GPU the kernel is compiled, not interpreted
 PAD, BOS, EOS = 0, 1, 2
 NORMALIZERS = {
     "softmax": lambda: Entmax(1.0),
@@ -36,13 +37,13 @@ def tiny(normalizer, impl):
     torch.manual_seed(0)
     return Transformer(20, 22, src_pad_id=PAD, tgt_pad_id=PAD, bos_id=BOS, eos_id=EOS, d_model=32, heads=4,
                        enc_layers=2, dec_layers=2, d_ff=64, dropout=0.0,
-                       normalizers={t: normalizer for t in ATTENTION_TYPES}, attention_impl=impl)
+                       normalizers={t: normalizer for t in ATTENTION_TYPES}, attention_impl=impl).to(DEVICE)
 
 
 def batch():
     src = torch.tensor([[5, 6, 7, 8, 9, 3], [10, 11, 12, PAD, PAD, PAD]])
     tgt_in = torch.tensor([[BOS, 4, 5, 6], [BOS, 7, PAD, PAD]])
-    return src, tgt_in
+    return src.to(DEVICE), tgt_in.to(DEVICE)
 
 
 def _logits_and_grads(model):
@@ -70,10 +71,10 @@ def test_fused_equals_materialized_logits_and_gradients(name):
 def test_auto_on_cpu_and_return_attn_stay_materialized():
     """Acceptance 2: on CPU `auto` computes what the model always computed; probabilities asked for (validation
     statistics, attention maps) come from the materialised path under every setting."""
-    model = tiny(NORMALIZERS["alpha_entmax"](), "auto").train()
-    mat = tiny(NORMALIZERS["alpha_entmax"](), "materialized").train()
+    model = tiny(NORMALIZERS["alpha_entmax"](), "auto").cpu().train()
+    mat = tiny(NORMALIZERS["alpha_entmax"](), "materialized").cpu().train()
     mat.load_state_dict(model.state_dict())
-    src, tgt_in = batch()
+    src, tgt_in = (x.cpu() for x in batch())
     before = ea.launches
     assert torch.equal(model(src, None, tgt_in), mat(src, None, tgt_in))
     assert ea.launches == before

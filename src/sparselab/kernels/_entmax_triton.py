@@ -36,6 +36,10 @@ K_NEWTON = 6
 # α = 1.5 / α = 2 (float α): exact steps on the support after Newton.
 K_EXACT = 2
 MODE_GENERAL, MODE_15, MODE_2 = 0, 1, 2
+# Integer arguments that change from batch to batch (sequence lengths, the mask's row stride, the dropout seed)
+# are not specialised on (Triton would compile a variant per divisibility-by-16 and == 1 case of each): on a GPU
+# the first MT steps spent minutes compiling (reports/gpu_check/2026-11-27_h100).
+_PER_BATCH = ["stride_mb", "Lq", "Lk", "seed"]
 
 
 @triton.jit
@@ -145,7 +149,7 @@ def _dropout_keep(seed, bh, offs_m, offs_n, Lq, Lk, p_drop):
     return tl.rand(seed, offs) >= p_drop
 
 
-@triton.jit
+@triton.jit(do_not_specialize=_PER_BATCH)
 def entmax_attention_fwd(
     Q, K, V, Alpha, Mask, Out, Mrow, Trow, Frow,
     stride_qb, stride_qh, stride_qm, stride_qd,
@@ -201,7 +205,7 @@ def entmax_attention_fwd(
     tl.store(Frow + row, F, mask=rmask)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=_PER_BATCH)
 def entmax_attention_bwd_rows(
     Q, K, V, Alpha, Mask, dOut, Mrow, Trow, Frow, Rrow, dQ, dArow,
     stride_qb, stride_qh, stride_qm, stride_qd,
@@ -281,7 +285,7 @@ def entmax_attention_bwd_rows(
         tl.store(dArow + row, da, mask=rmask)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=_PER_BATCH)
 def entmax_attention_bwd_keys(
     Q, K, V, Alpha, Mask, dOut, Mrow, Trow, Frow, Rrow, dK, dV,
     stride_qb, stride_qh, stride_qm, stride_qd,
