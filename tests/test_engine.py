@@ -99,10 +99,11 @@ def test_an_interrupted_atomic_write_leaves_the_old_file_whole(tmp_path, monkeyp
     with pytest.raises(KeyboardInterrupt):
         record.write_text_atomically(path, '{"steps": 20}')
     assert json.loads(path.read_text()) == {"steps": 10}
+    assert [p.name for p in path.parent.iterdir()] == ["fit_done.json"]     # the interrupted write's tmp is removed
     monkeypatch.undo()
     record.write_text_atomically(path, '{"steps": 30}')
     assert json.loads(path.read_text()) == {"steps": 30}
-    assert [p.name for p in path.parent.iterdir()] == ["fit_done.json"]     # the same process's next write reuses the tmp
+    assert [p.name for p in path.parent.iterdir()] == ["fit_done.json"]
 
 
 def test_failure_is_recorded_and_raised(tmp_path):

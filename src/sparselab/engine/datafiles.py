@@ -22,6 +22,8 @@ from typing import Any, Iterator
 
 from filelock import FileLock
 
+from .record import write_text_atomically
+
 _ACTIVE: list[tuple[str, set[str]]] = []  # (root prefix, paths opened under it) while a job runs
 _HOOKED = False
 
@@ -92,9 +94,7 @@ class HashCache:
         with self.lock:
             data = self._read()
             data[key] = {"stamp": stamp, "sha256": digest}
-            tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, indent=0, sort_keys=True))
-            os.replace(tmp, self.file)
+            write_text_atomically(self.file, json.dumps(data, indent=0, sort_keys=True))
         return digest
 
 

@@ -105,6 +105,10 @@ def _devices_setup(cfg: DictConfig) -> int | None:
         return None
     threads = int(cfg.get("threads", 1))
     torch.set_num_threads(threads)
+    # threadpool_limits reaches the pools already loaded; a BLAS loaded later in the job (scipy's own OpenBLAS)
+    # reads its size from the environment when it loads
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(threads)
     return threads
 
 

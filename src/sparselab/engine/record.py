@@ -132,9 +132,14 @@ def write_text_atomically(path: Path, text: str) -> None:
     """Write beside ``path``, then rename: a reader (or a job killed mid-write) sees the old file or the whole new one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # a name per process, not mkstemp: the file keeps the umask's permissions (records are read by other users)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def is_finished(rec: dict[str, Any] | None, chash: str) -> bool:
