@@ -192,7 +192,7 @@ def test_table2_cells_paper_columns_not_run_missing_and_no_data(runs):
     assert [r[1:3] for r in conv if r[0] == "de-en"] == [["1.00", "1.00"], ["1.00", "1.00"], ["1.25", "1.50"],
                                                         ["1.50", "1.50"], ["1.50", "2.00"]]
     # lr halvings / last lr read from the history (issue 20), then the stop reason
-    assert conv[0][4:] == ["3", "30", "30", "20", "10.00 → 40.00 (step 20) → 39.00", "1", "0.005", "step budget", "–", "–", "–", "–"]
+    assert conv[0][4:] == ["3", "30", "30", "20", "10.00 → 40.00 (step 20) → 39.00", "1", "0.005", "step budget", "30", "–", "–", "–", "–"]
 
 
 def test_no_runs_at_all(tmp_path):
@@ -446,3 +446,27 @@ def test_convergence_rule_tells_a_rising_curve_from_a_flat_one():
         "attn_alpha": 1.0}, "seed": 0, "trainer": {"max_steps": 15000}}, "metrics": {"steps": 15000}}])[0]
     assert "**no: still rising**" in row and "+2.00" in row
     assert mt_common.convergence(flat["extra"]["history"])["trend"] == 0.0
+
+
+def test_a_runs_convergence_window_is_its_early_stopping_patience_in_updates():
+    """Issue 32's MT protocol: the check asks what early stopping asked. ja-en validates every 1,500 steps with a
+    patience of 3 validations, so the window is 4,500 steps (2 validations smoothed); a fixed-budget run (no
+    patience) is judged over its last 3 validations."""
+    def rec(every, patience, f, steps):
+        hist = [{"step": s, "val_acc": f(s)} for s in range(every, steps + 1, every)]
+        return {"config": {"data": {"pair": "ja-en"}, "mapping": {"alpha": 1.0, "attn_alpha": 1.0}, "seed": 0,
+                           "trainer": {"max_steps": 45000, "val_check_interval": every},
+                           "task": {"early_stopping_patience": patience}},
+                "metrics": {"steps": steps}, "extra": {"history": hist}}
+    # +0.1 point per validation: a gain of 0.3 over 4,500 steps, more than the rule allows
+    slow = rec(1500, 3, lambda s: 60 + s / 15000, 30000)
+    assert rep.plateau_window(slow) == (4500, 2)
+    conv = rep.convergence_of(slow)
+    assert conv["window"] == 4500 and round(conv["trend"], 6) == 0.3 and rep.has_stopped_improving(slow) is False
+    # stopped by patience: the last 3 validations (4,500 steps) gained nothing
+    flat = rec(1500, 3, lambda s: min(60 + s / 1200, 70), 19500)
+    assert rep.has_stopped_improving(flat) is True
+    fixed = rec(5000, None, lambda s: 60, 100000)
+    assert rep.plateau_window(fixed) == (15000, 2) and rep.has_stopped_improving(fixed) is True
+    row = rep.convergence_rows([slow])[0]
+    assert "4,500" in row and "**no: still rising**" in row

@@ -87,6 +87,16 @@ def _paper_precision():
     return "bf16-mixed"
 
 
+def _validations(steps, every):
+    """``${validations:STEPS,EVERY}``: a patience given in updates, as whole validations of a cadence of EVERY
+    steps (rounded up); null stays null (no early stopping)."""
+    if steps is None:
+        return None
+    if int(every) <= 0:
+        raise ConfigError(f"validations: a cadence of {every} steps (expected > 0)")
+    return -(-int(steps) // int(every))
+
+
 def _excerpts() -> str:
     from sparselab.data.excerpt import ROOT
 
@@ -95,7 +105,7 @@ def _excerpts() -> str:
 
 def register() -> None:
     for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("paper_precision", _paper_precision),
-                     ("excerpts", _excerpts)):
+                     ("excerpts", _excerpts), ("validations", _validations)):
         if not OmegaConf.has_resolver(name):
             OmegaConf.register_new_resolver(name, fn)
     if not OmegaConf.has_resolver("by_profile"):

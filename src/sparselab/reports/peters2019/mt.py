@@ -281,9 +281,38 @@ def tokenization_lines(recs) -> list[str]:
 
 
 # ---------------------------------------------------------------- convergence
+WINDOW_VALIDATIONS = 3      # a run without early stopping (a fixed budget) is judged over its last 3 validations
+SMOOTH_VALIDATIONS = 2      # validations averaged into one point of the smoothed curve
+
+
+def plateau_window(rec) -> tuple[int, int]:
+    """(window in steps, validations smoothed) of a run's convergence check: the window is the run's early-stopping
+    patience in updates (patience × its validation cadence), so the check asks what stopping asked; a run without
+    patience is judged over its last 3 validations. A record without a step cadence gets the kit's window."""
+    cfg = rec.get("config", {})
+    every = (cfg.get("trainer") or {}).get("val_check_interval")
+    if not isinstance(every, int) or isinstance(every, bool) or every <= 0:
+        return mt_common.PLATEAU_STEPS, mt_common.SMOOTH
+    patience = (cfg.get("task") or {}).get("early_stopping_patience")
+    return every * int(patience or WINDOW_VALIDATIONS), SMOOTH_VALIDATIONS
+
+
+def convergence_of(rec) -> dict[str, Any]:
+    window, smooth = plateau_window(rec)
+    return mt_common.convergence(rec.get("extra", {}).get("history", []), window=window, smooth=smooth)
+
+
+def convergence_rule_text() -> str:
+    return (f"a run *stopped improving* when, over the window, both the smoothed validation token accuracy (mean of "
+            f"{SMOOTH_VALIDATIONS} consecutive validations) and the best validation gained less than "
+            f"{mt_common.PLATEAU_GAIN} points; the window is the run's early-stopping patience in updates (the "
+            f"last {WINDOW_VALIDATIONS} validations for a run without one)")
+
+
 def has_stopped_improving(rec) -> bool | None:
-    """The kit's rule (:func:`mt_common.convergence`), the same for every mapping and for both MT papers."""
-    return mt_common.convergence(rec.get("extra", {}).get("history", []))["stopped"]
+    """The kit's rule (:func:`mt_common.convergence`) over the run's own window (:func:`plateau_window`), the same
+    for every mapping."""
+    return convergence_of(rec)["stopped"]
 
 
 def convergence_rows(recs) -> list[list[Any]]:
@@ -292,11 +321,12 @@ def convergence_rows(recs) -> list[list[Any]]:
         e, m = r.get("extra", {}), r["metrics"]
         stopped = e.get("stopped_early")
         why = {True: "early stopping (patience reached)", False: "step budget"}.get(stopped, "not recorded")
-        conv = mt_common.convergence(e.get("history", []))
+        conv = convergence_of(r)
         a, b = alphas(r)
         rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
                      r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
-                     *lr_schedule(r), why, NONE if conv.get("trend") is None else f"{conv['trend']:+.2f}",
+                     *lr_schedule(r), why, f"{plateau_window(r)[0]:,}",
+                     NONE if conv.get("trend") is None else f"{conv['trend']:+.2f}",
                      NONE if conv.get("record") is None else f"{conv['record']:+.2f}",
                      {True: "yes", False: "**no: still rising**", None: NONE}[conv["stopped"]], m.get("train_time_s")])
     return rows
@@ -311,7 +341,7 @@ def convergence_summary(recs) -> str:
     # wall_time_s counts only the process that finished it
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return (f"{stopped} of {len(recs)} runs stopped by early stopping, {len(recs) - stopped} at the step budget; "
-            f"{flat} of {len(recs)} had stopped improving when they ended ({mt_common.convergence_rule()}). "
+            f"{flat} of {len(recs)} had stopped improving when they ended ({convergence_rule_text()}). "
             f"Training time of these runs: {hours:.2f} h (the training steps only, across resumes; summed "
             f"over jobs, which may have run in parallel).")
 
@@ -431,8 +461,8 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                  "`mt_learning_curves.png`.\n\n")
         text += md_table(["direction", "output α", "attention α", "seed", "validations", "steps trained", "step cap",
                           "best step", "val. token accuracy: first → best (step) → last", "lr halvings", "last lr",
-                          "stopped by", f"trend, last {mt_common.PLATEAU_STEPS:,} steps",
-                          f"record, last {mt_common.PLATEAU_STEPS:,} steps", "stopped improving",
+                          "stopped by", "window (steps)", "trend over the window", "record over the window",
+                          "stopped improving",
                           "training time (s)"], conv)
     text += mt_common.bleu_cli_section(file_rows, "<direction>.alpha<α>-attn<α>.seed<seed>.<set>")
     return text
