@@ -1,0 +1,118 @@
+"""The MT cadence diagnosis of issue 32 as a report (``reports/peters2019/diagnosis/mt_cadence.md``), from run
+records only.
+
+    python benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT [--out reports/peters2019/diagnosis/mt_cadence.md]
+    python benchmarks/diagnose_peters_mt_cadence_report.py reports/peters2019/diagnosis/mt_cadence.jsonl  # rebuild
+
+From a runs folder it also writes the records it read, slimmed, beside the report (``mt_cadence.jsonl``): the
+committed table is rebuilt from them (tests/test_diagnosis_mt_cadence.py).
+
+ja-en, seed 0, cpu profile, the 15,000-step budget with no early stopping (the protocol before the diagnosis):
+softmax and 1.5-entmax with validation every 250 steps and every 1,500 (``benchmarks/diagnose_peters_mt_cadence.sh``).
+H1: the 250-step cadence halves softmax's learning rate too early; H2: softmax learns more slowly per update at any
+cadence. Beside them, the same two mappings under the protocol the diagnosis chose (validation every 1,500 steps,
+early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 steps), where finished.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from sparselab.engine import record
+from sparselab.reports.peters2019 import mt
+from sparselab.reports.tables import md_table
+
+PROJECT = Path(__file__).resolve().parents[1]
+MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"))
+AT = (1500, 3000, 4500, 7500, 15000)        # steps where every cadence of the diagnosis validates
+
+
+def slim(r) -> dict:
+    """What the report reads of a record."""
+    c = r["config"]
+    return {"status": r["status"], "metrics": {k: r["metrics"][k] for k in ("steps", "val_acc_best", "best_step",
+                                                                             "bleu_tok", "bleu")},
+            "extra": {"history": [{k: h.get(k) for k in ("step", "val_acc", "lr")} for h in r["extra"]["history"]],
+                      "stopped_early": r["extra"].get("stopped_early")},
+            "config": {"experiment_name": c["experiment_name"], "seed": c["seed"], "data": {"pair": c["data"]["pair"]},
+                       "mapping": {k: c["mapping"][k] for k in ("alpha", "attn_alpha")},
+                       "trainer": {k: c["trainer"][k] for k in ("val_check_interval", "max_steps")},
+                       "task": {k: c["task"].get(k) for k in ("lr", "early_stopping_patience")}}}
+
+
+def runs(records) -> tuple[dict, dict]:
+    """{(α, cadence): record} of the diagnosis (15,000 steps, no patience) and of the chosen protocol (patience)."""
+    diag, proto = {}, {}
+    for r in records:
+        c = r["config"]
+        if (r.get("status") != "finished" or c["experiment_name"] != "peters2019/table2_mt"
+                or c["data"]["pair"] != "ja-en" or int(c["seed"]) != 0
+                or c["mapping"]["attn_alpha"] != c["mapping"]["alpha"]):
+            continue
+        key = (float(c["mapping"]["alpha"]), int(c["trainer"]["val_check_interval"]))
+        if int(c["trainer"]["max_steps"]) == 15000 and c["task"].get("early_stopping_patience") is None:
+            diag[key] = r
+        elif c["task"].get("early_stopping_patience") is not None:
+            proto[key] = r
+    return diag, proto
+
+
+def halving_steps(rec) -> list[int]:
+    lr, out = float(rec["config"]["task"]["lr"]), []
+    for h in rec["extra"]["history"]:
+        if h.get("lr") is not None and float(h["lr"]) < lr:
+            out.append(int(h["step"]))
+        lr = float(h["lr"]) if h.get("lr") is not None else lr
+    return out
+
+
+def row(label: str, cadence: int, rec) -> list:
+    if rec is None:
+        return [label, f"{cadence:,}", "not finished", *[""] * (7 + len(AT))]
+    m, e = rec["metrics"], rec["extra"]
+    acc = {int(h["step"]): h["val_acc"] for h in e["history"] if h.get("val_acc") is not None}
+    halv = halving_steps(rec)
+    conv = mt.convergence_of(rec)
+    rising = {True: "no", False: "yes", None: "–"}[conv["stopped"]]
+    return [label, f"{cadence:,}", len(e["history"]), int(m["steps"]), len(halv), f"{halv[0]:,}" if halv else "–",
+            *[f"{acc[s]:.2f}" if s in acc else "–" for s in AT],
+            f"{m['val_acc_best']:.2f} ({int(m['best_step']):,})", rising, f"{m['bleu_tok']:.2f}", f"{m['bleu']:.2f}"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", type=Path, help="a runs folder, or a mt_cadence.jsonl written from one")
+    ap.add_argument("--out", type=Path, default=PROJECT / "reports" / "peters2019" / "diagnosis" / "mt_cadence.md")
+    args = ap.parse_args()
+    if args.runs.is_file():
+        records = [json.loads(line) for line in args.runs.read_text(encoding="utf-8").splitlines()]
+    else:
+        found = [slim(r) for r in record.find(args.runs, "cpu", "peters2019/table2_mt")]
+        diag, proto = runs(found)
+        records = [*diag.values(), *proto.values()]
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records),
+                                                  encoding="utf-8")
+    diag, proto = runs(records)
+    hdr = ["mapping", "validation every", "validations", "steps", "lr halvings", "first halving (step)",
+           *[f"val. acc. at {s:,}" for s in AT], "best val. acc. (step)", "still rising at the end",
+           "test BLEU (tok.)", "test SacreBLEU"]
+    rows = [row(label, cad, diag.get((a, cad))) for cad in (250, 1500) for a, label in MAPPINGS]
+    text = ("# Issue 32: why does ja-en softmax end far below 1.5-entmax?\n\n"
+            + " ".join(__doc__.split("\n\n")[2].split()) + "\n\nBuilt by `python "
+            "benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT`. Validation token accuracy is teacher-forced "
+            "on small_parallel_enja/dev; BLEU on its test set (beam 5). *Still rising*: the report's rule "
+            f"({mt.convergence_rule_text()}).\n\n## The diagnosis: 15,000 steps, no early stopping\n\n")
+    text += md_table(hdr, rows)
+    if proto:
+        text += "\n## The protocol it chose\n\n"
+        text += md_table(hdr, [row(label, cad, proto.get((a, cad))) for cad in sorted({k[1] for k in proto})
+                               for a, label in MAPPINGS])
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
