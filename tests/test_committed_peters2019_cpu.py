@@ -23,24 +23,56 @@ earlier_protocol = pytest.mark.skipif(not EARLIER, reason="the committed cpu rep
 issue32_protocol = pytest.mark.skipif(EARLIER, reason="the committed cpu report predates issue 32's plan (still running)")
 
 
-def stored(name: str) -> list[dict]:
-    return [json.loads(line) for line in (COMMITTED / name).read_text(encoding="utf-8").splitlines()]
+def stored(name: str, folder=COMMITTED) -> list[dict]:
+    return [json.loads(line) for line in (folder / name).read_text(encoding="utf-8").splitlines()]
 
 
-def grid_records() -> list[dict]:
-    """The inflection grid's runs among the stored ones (runs.jsonl also holds the baseline's)."""
-    return [r for r in stored("runs.jsonl") if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+def grid_records(folder=COMMITTED, experiment: str = "peters2019/table1_medium") -> list[dict]:
+    """The inflection grid's runs among the stored ones (runs.jsonl also holds the baseline's and the ensembles')."""
+    return [r for r in stored("runs.jsonl", folder) if r["config"]["experiment_name"] == experiment]
 
 
-def committed_pvalues() -> dict:
-    """{(direction, mapping α): p} as table2_mt.md prints them. Read back rather than recomputed, so that the
-    claims text does not depend on the last bit of a resampled BLEU (the recomputation, with its tolerance, is
-    test_committed_paired_bootstrap_follows_from_the_committed_bleu_files)."""
+def committed_pvalues(folder=COMMITTED) -> dict:
+    """{(direction, mapping α): p} as table2_mt.md prints them, the largest over the seeds (as the claims take
+    them). Read back rather than recomputed, so that the claims text does not depend on the last bit of a resampled
+    BLEU (the recomputation, with its tolerance, is test_committed_paired_bootstrap_follows_from_the_committed_bleu_files)."""
     alpha = {label: a for _, a, label in peters2019_mt.MAPPINGS}
-    section = (COMMITTED / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)[1]
-    cells = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
-             if line.startswith("| ") and not line.startswith("| direction")]
-    return {(c[0], alpha[c[1]]): float(c[6]) for c in cells if c[1] in alpha and c[6] != "–"}
+    parts = (folder / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in (parts[1] if len(parts) > 1 else "")
+             .splitlines() if line.startswith("| ") and not line.startswith("| direction")]
+    out: dict = {}
+    for c in cells:
+        if c[1] in alpha and c[6] != "–":
+            out[(c[0], alpha[c[1]])] = max(out.get((c[0], alpha[c[1]]), 0.0), float(c[6]))
+    return out
+
+
+def issue32_claims_text(folder=COMMITTED) -> str:
+    """claims.md recomputed from the stored records of issue 32's plan: seeds grouped per cell, the ensembles, MT."""
+    groups = {"medium": peters2019.by_config(grid_records(folder))}
+    ensembles = {"medium": peters2019.by_config(grid_records(folder, "peters2019/ensemble_medium"))}
+    return peters2019_claims.claims_text("cpu", groups, stored("runs_mt.jsonl", folder), reference("peters2019"),
+                                         ensembles, committed_pvalues(folder))
+
+
+def bootstrap_mismatches(folder=COMMITTED) -> list[str]:
+    """table2_mt.md's paired-bootstrap rows against a recomputation from ``bleu_files/`` and ``runs_mt.jsonl``.
+    Tolerances the computation guarantees across machines: the resamples are drawn with sacrebleu's fixed seed
+    and scored from integer n-gram counts, so only the last bit of a BLEU (libm's log / exp) can differ. That
+    moves a two-decimal cell by at most one rounding step (0.01), and p by at most one resample (1/1001)."""
+    rows, _, _ = peters2019_mt.significance_rows(folder, stored("runs_mt.jsonl", folder))
+    parts = (folder / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)
+    table = parts[1].split("\n\n")[1].splitlines()[2:] if len(parts) > 1 else []   # the rows after the rule
+    committed = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table]
+    bad = [] if len(rows) == len(committed) else [f"{len(rows)} rows recomputed, {len(committed)} committed"]
+    for ours, theirs in zip(rows, committed):
+        same = [str(c) for c in ours[:3]] == theirs[:3] and ours[7] == theirs[7]
+        same = same and abs(float(ours[3]) - float(theirs[3])) <= 0.01 + 1e-9
+        if theirs[6] != "–":
+            same = same and abs(float(ours[6]) - float(theirs[6])) <= 1 / 1001 + 1e-4
+        if not same:
+            bad.append(f"{theirs} recomputed as {ours}")
+    return bad
 
 
 @earlier_protocol
@@ -77,20 +109,45 @@ def test_committed_claims_verdicts_match_the_grid_numbers():
 
 @earlier_protocol
 def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
-    """table2_mt.md's paired-bootstrap table, recomputed from the committed ``bleu_files/`` and ``runs_mt.jsonl``.
-    Tolerances the computation guarantees across machines: the resamples are drawn with sacrebleu's fixed seed
-    and scored from integer n-gram counts, so only the last bit of a BLEU (libm's log / exp) can differ. That
-    moves a two-decimal cell by at most one rounding step (0.01), and p by at most one resample (1/1001)."""
-    rows, _, _ = peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))
-    section = (COMMITTED / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)[1]
-    table = section.split("\n\n")[1].splitlines()[2:]          # the paragraph, then the table: rows after the rule
-    committed = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table]
-    assert len(rows) == len(committed) == 6, "de-en and ja-en, three mappings each"
-    for ours, theirs in zip(rows, committed):
-        assert [str(c) for c in ours[:3]] == theirs[:3] and ours[7] == theirs[7]
-        assert abs(float(ours[3]) - float(theirs[3])) <= 0.01 + 1e-9
-        if theirs[6] != "–":
-            assert abs(float(ours[6]) - float(theirs[6])) <= 1 / 1001 + 1e-4
+    """table2_mt.md's paired-bootstrap table, recomputed (:func:`bootstrap_mismatches`): de-en and ja-en, three
+    mappings each, one seed."""
+    assert len(peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 6
+    assert bootstrap_mismatches() == []
+
+
+@issue32_protocol
+@needs_reference
+def test_issue32_claims_are_computed_from_the_committed_records():
+    """Every verdict, number and margin of claims.md from the stored records: the seeds of each cell, the seed
+    ensembles, the MT runs and the bootstrap p's of table2_mt.md."""
+    assert len(grid_records()) == 17, "9 cells with seed 0, seeds 1 and 2 for output and attention α in {1, 2}"
+    assert len(grid_records(experiment="peters2019/ensemble_medium")) == 4
+    assert issue32_claims_text() == (COMMITTED / "claims.md").read_text(encoding="utf-8")
+
+
+@issue32_protocol
+def test_issue32_paired_bootstrap_follows_from_the_committed_bleu_files():
+    """Per direction and per seed all three mappings ran: de-en 2 seeds, ja-en 1, three mappings each."""
+    assert len(peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 9
+    assert bootstrap_mismatches() == []
+
+
+@issue32_protocol
+def test_issue32_attention_spread_is_the_seed_means_spread():
+    """The Table 1 rule re-derived without the claims module: the attention-α spread of the seed means at each
+    output α, as the claims row prints it, and the margin the largest seed spread of a cell."""
+    acc: dict = {}
+    for r in grid_records():
+        acc.setdefault((r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"]), []).append(
+            r["metrics"]["acc"])
+    means = {k: sum(v) / len(v) for k, v in acc.items()}
+    spreads = [max(means[(a, b)] for b in (1.0, 1.5, 2.0)) - min(means[(a, b)] for b in (1.0, 1.5, 2.0))
+               for a in (1.0, 1.5, 2.0)]
+    margin = max(max(v) - min(v) for v in acc.values() if len(v) > 1)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in (COMMITTED / "claims.md").read_text().splitlines()
+            if line.startswith("| ")}
+    row = rows["attention α matters less than output α (Table 1)"]
+    assert "/".join(f"{x:.2f}" for x in spreads) in row and f"largest seed spread {margin:.2f}" in row
 
 
 def test_report_only_refuses_records_of_an_earlier_protocol_and_writes_nothing(tmp_path, monkeypatch, capsys):

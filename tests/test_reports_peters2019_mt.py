@@ -470,3 +470,36 @@ def test_a_runs_convergence_window_is_its_early_stopping_patience_in_updates():
     assert rep.plateau_window(fixed) == (15000, 2) and rep.has_stopped_improving(fixed) is True
     row = rep.convergence_rows([slow])[0]
     assert "4,500" in row and "**no: still rising**" in row
+
+
+def test_paired_bootstrap_runs_for_every_seed_and_a_difference_counts_only_when_every_seed_has_it(tmp_path):
+    """Issue 32: de-en has 2 seeds per Table 2 cell. Seed 0: softmax one line worse than 1.5-entmax (noise);
+    seed 1: softmax wrong on half the lines (significant). The claims take the larger p: not significant."""
+    from sparselab.reports.peters2019 import claims
+
+    refs = [f"sentence {i} about a man with {i % 7} dogs in the park ." for i in range(60)]
+    wrong = "a completely different line ."
+    hyps = {(1.5, 0): [wrong if i < 3 else r for i, r in enumerate(refs)],
+            (1.0, 0): [wrong if i < 4 else r for i, r in enumerate(refs)],
+            (2.0, 0): [wrong if i % 2 else r for i, r in enumerate(refs)],
+            (1.5, 1): [wrong if i < 3 else r for i, r in enumerate(refs)],
+            (1.0, 1): [wrong if i % 2 else r for i, r in enumerate(refs)],
+            (2.0, 1): [wrong if i % 2 else r for i, r in enumerate(refs)]}
+    base = tmp_path / "runs" / "smoke" / "peters2019" / "table2_mt"
+    for (a, seed), hs in hyps.items():
+        run_dir = base / f"de-en,a={a},seed={seed}"
+        rec = mt_record(run_dir, "de-en", a, a, seed)
+        files, scores = write_set(run_dir, "test2016", hs, refs, "13a")
+        rec["extra"]["test"]["files"] = files
+        rec["metrics"].update(scores)
+        record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
+    recs = rep.collect(tmp_path / "runs", "smoke")
+    out = tmp_path / "report"
+    rep.copy_bleu_files(out, recs)
+    rows, commands, _ = rep.significance_rows(out, recs)
+    assert [(r[1], r[2]) for r in rows] == [(m, s) for s in (0, 1) for m in ("1.5-entmax", "softmax (α=1)",
+                                                                          "sparsemax (α=2)")]
+    assert len(commands) == 2 and "seed 1" in commands[1]
+    soft = {r[2]: float(r[6]) for r in rows if r[1] == "softmax (α=1)"}
+    assert soft[0] > 0.05 and soft[1] < 0.05
+    assert claims.bootstrap_pvalues(out, recs)[("de-en", 1.0)] == soft[0]

@@ -192,10 +192,16 @@ def entmax15_best_in_mt(recs: Sequence[dict], pvalues: Mapping[tuple[str, float]
 
 def bootstrap_pvalues(out, recs: Sequence[dict]) -> dict[tuple[str, float], float]:
     """{(direction, mapping α): p} from sacrebleu's paired bootstrap on the BLEU files in ``out`` (the rows of
-    ``table2_mt.md``'s significance table, :func:`peters2019_mt.significance_rows`)."""
+    ``table2_mt.md``'s significance table, :func:`peters2019_mt.significance_rows`): the largest p over the seeds,
+    so a difference counts as significant only when it is in every seed."""
     rows, _, _ = mt.significance_rows(out, recs)
     alpha = {label: a for _, a, label in mt.MAPPINGS}
-    return {(r[0], alpha[r[1]]): float(r[6]) for r in rows if r[1] in alpha and r[6] not in (mt.NONE, None)}
+    out_p: dict[tuple[str, float], float] = {}
+    for r in rows:
+        if r[1] in alpha and r[6] not in (mt.NONE, None):
+            key = (r[0], alpha[r[1]])
+            out_p[key] = max(out_p.get(key, 0.0), float(r[6]))
+    return out_p
 
 
 def _grid_margin(recs: Sequence[dict]) -> tuple[float, str]:

@@ -365,17 +365,16 @@ SIGNIFICANCE_LEVEL = 0.05
 
 
 def significance_rows(out: Path, recs) -> tuple[list[list[Any]], list[str], str | None]:
-    """Per direction with all three mappings run: sacrebleu's paired bootstrap
-    (:func:`mt_common.paired_bootstrap`) on the tokenized test BLEU of each mapping's first seed, read from the
-    files in ``out/bleu_files/``, with 1.5-entmax as the baseline (the paper's claim is about it). Returns the
-    rows, one ``sacrebleu`` command per direction (run from ``out``) and the metric signature."""
+    """Per direction and per seed that all three mappings ran: sacrebleu's paired bootstrap
+    (:func:`mt_common.paired_bootstrap`) on the tokenized test BLEU, read from the files in ``out/bleu_files/``,
+    with 1.5-entmax as the baseline (the paper's claim is about it). Returns the rows, one ``sacrebleu`` command
+    per direction and seed (run from ``out``) and the metric signature."""
     g, out = by_key(table2_records(recs)), Path(out)
     order = (MAPPINGS[1], MAPPINGS[0], MAPPINGS[2])          # baseline first, as sacrebleu takes it
     rows, commands, signature = [], [], None
-    for p in PAIRS:
-        firsts = [min(g.get((p, a, a), []), key=seed_of, default=None) for _, a, _ in order]
-        if any(r is None for r in firsts):
-            continue
+    for p, seed in ((p, s) for p in PAIRS for s in sorted(set.intersection(
+            *({seed_of(r) for r in g.get((p, a, a), [])} for _, a, _ in order)))):
+        firsts = [next(r for r in g[(p, a, a)] if seed_of(r) == seed) for _, a, _ in order]
         stems = [f"{BLEU_DIR}/{bleu_file_stem(r, 'test')}.tok" for r in firsts]
         hyps, refs = [f"{s}.hyp.txt" for s in stems], [f"{s}.ref.txt" for s in stems]
         if not all((out / f).exists() for f in hyps + refs):
@@ -392,7 +391,7 @@ def significance_rows(out: Path, recs) -> tuple[list[list[Any]], list[str], str 
                          f"{res.score - base:+.2f}" if paired else "baseline",
                          f"{res.p_value:.4f}" if paired else NONE,
                          (("yes" if res.p_value < SIGNIFICANCE_LEVEL else "no") if paired else NONE)])
-        commands.append(f"- {p}: `sacrebleu {refs[0]} -i {' '.join(hyps)} -m bleu --paired-bs -tok none --force "
+        commands.append(f"- {p}, seed {seed}: `sacrebleu {refs[0]} -i {' '.join(hyps)} -m bleu --paired-bs -tok none --force "
                         f"-f text`")
     return rows, commands, signature
 
@@ -404,7 +403,8 @@ def significance_text(sig: tuple[list[list[Any]], list[str], str | None]) -> str
     return ("\n## Are the differences larger than test-set noise? (paired bootstrap)\n\n"
             "sacrebleu's paired bootstrap resampling (the test of Moses' "
             "`bootstrap-hypothesis-difference-significance.pl`): 1,000 resamples of the test sentences, tokenized "
-            "BLEU of each mapping's first seed, 1.5-entmax as the baseline, since the paper's claim is about it. "
+            "BLEU of the three mappings' runs of one seed, for every seed all three ran, 1.5-entmax as the baseline, "
+            "since the paper's claim is about it. "
             "Interval: the bootstrap mean ± the half-width of its 95 % interval. p: how often a difference at least "
             f"this large arises by chance when both systems come from one process; a difference counts at p < "
             f"{SIGNIFICANCE_LEVEL:g} (0.0010 = 1/1001 is the smallest p that 1,000 resamples give). This is test-set sampling noise only: another training seed can move a cell "
