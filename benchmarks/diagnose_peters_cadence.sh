@@ -9,14 +9,8 @@
 # Usage (from a clean clone, so later edits do not change running code):
 #   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_peters_cadence.sh [N]
 # Summary: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/cadence_logs.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-: "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
-export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
-PY=${PYTHON:-python}
+source "$(dirname "$0")/diagnose_lib.sh"
 N=${1:-2}
-LOGS="$SPARSELAB_RUNS/cadence_logs"
-mkdir -p "$LOGS"
 
 COMMON="trainer.check_val_every_n_epoch=10 trainer.max_epochs=400 task.early_stopping_patience=3"
 JOBS=(
@@ -24,16 +18,5 @@ JOBS=(
   "V10_att2 $COMMON mapping.attn_alpha=2.0"
 )
 
-run_one() {
-  local name=$1; shift
-  echo "$(date -Is) start $name: $*" >> "$LOGS/progress.log"
-  if "$PY" -m sparselab.run experiment=peters2019/table1_medium profile=cpu threads=1 mapping.alpha=1.0 seed=0 \
-       "$@" > "$LOGS/$name.log" 2>&1; then
-    echo "$(date -Is) done $name" >> "$LOGS/progress.log"
-  else
-    echo "$(date -Is) FAILED $name (see $LOGS/$name.log)" >> "$LOGS/progress.log"
-  fi
-}
-export -f run_one
-export PY LOGS
-printf '%s\n' "${JOBS[@]}" | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
+printf '%s\n' "${JOBS[@]}" | run_jobs "$N" "$SPARSELAB_RUNS/cadence_logs" \
+  "experiment=peters2019/table1_medium profile=cpu threads=1 mapping.alpha=1.0 seed=0"

@@ -18,16 +18,10 @@
 #   SPARSELAB_RUNS=/work/runs_diag PYTHON=/work/main/.venv/bin/python benchmarks/diagnose_peters_collapse.sh [N]
 # Summary from the records: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS (epochs 1-based);
 # the records are under $SPARSELAB_RUNS/cpu/peters2019/table1_medium, logs under $SPARSELAB_RUNS/diagnose_logs.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-: "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
-export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
-PY=${PYTHON:-python}
+source "$(dirname "$0")/diagnose_lib.sh"
 N=${1:-2}
 GROUPS_IN_ORDER=("${@:2}")
 [ ${#GROUPS_IN_ORDER[@]} -gt 0 ] || GROUPS_IN_ORDER=(A B C D E)
-LOGS="$SPARSELAB_RUNS/diagnose_logs"
-mkdir -p "$LOGS"
 
 JOBS=(
   "A_prev_1e-3_att2 task.lr_rule=previous task.lr=1.0e-3 mapping.attn_alpha=2.0"
@@ -42,17 +36,6 @@ JOBS=(
   "E_const_1e-3_att1 task.lr_rule=constant task.lr=1.0e-3 mapping.attn_alpha=1.0"
 )
 
-run_one() {
-  local name=$1; shift
-  echo "$(date -Is) start $name: $*" >> "$LOGS/progress.log"
-  if "$PY" -m sparselab.run experiment=peters2019/table1_medium profile=cpu threads=1 mapping.alpha=1.0 \
-       task.early_stopping_start=1.0 "$@" > "$LOGS/$name.log" 2>&1; then
-    echo "$(date -Is) done $name" >> "$LOGS/progress.log"
-  else
-    echo "$(date -Is) FAILED $name (see $LOGS/$name.log)" >> "$LOGS/progress.log"
-  fi
-}
-export -f run_one
-export PY LOGS
 for g in "${GROUPS_IN_ORDER[@]}"; do printf '%s\n' "${JOBS[@]}" | grep "^${g}_"; done \
-  | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
+  | run_jobs "$N" "$SPARSELAB_RUNS/diagnose_logs" \
+      "experiment=peters2019/table1_medium profile=cpu threads=1 mapping.alpha=1.0 task.early_stopping_start=1.0"

@@ -9,14 +9,8 @@
 # identity after the profile moved on (the earlier runs of the cpu plan are the 250-step ones).
 # Usage (from a clean clone): SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_peters_mt_cadence.sh [N]
 # Report: python benchmarks/diagnose_peters_mt_cadence_report.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/mt_cadence_logs.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-: "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
-export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
-PY=${PYTHON:-python}
+source "$(dirname "$0")/diagnose_lib.sh"
 N=${1:-2}
-LOGS="$SPARSELAB_RUNS/mt_cadence_logs"
-mkdir -p "$LOGS"
 
 # the cpu MT settings the diagnosis ran under (every direction's entry is part of a job's config)
 PINNED="task.early_stopping_patience=null task.early_stopping_min_delta=0.1"
@@ -28,17 +22,5 @@ JOBS=(
   "entmax15_val1500 mapping.alpha=1.5 data.pairs.ja-en.val_every=1500"
 )
 
-run_one() {
-  local name=$1; shift
-  echo "$(date -Is) start $name: $*" >> "$LOGS/progress.log"
-  # shellcheck disable=SC2086
-  if "$PY" -m sparselab.run experiment=peters2019/table2_mt profile=cpu data.pair=ja-en seed=0 $PINNED "$@" \
-       > "$LOGS/$name.log" 2>&1; then
-    echo "$(date -Is) done $name" >> "$LOGS/progress.log"
-  else
-    echo "$(date -Is) FAILED $name (see $LOGS/$name.log)" >> "$LOGS/progress.log"
-  fi
-}
-export -f run_one
-export PY LOGS PINNED
-printf '%s\n' "${JOBS[@]}" | xargs -P "$N" -L 1 bash -c 'run_one "$@"' _
+printf '%s\n' "${JOBS[@]}" | run_jobs "$N" "$SPARSELAB_RUNS/mt_cadence_logs" \
+  "experiment=peters2019/table2_mt profile=cpu data.pair=ja-en seed=0 $PINNED"
