@@ -2,10 +2,13 @@
 # The GPU check of the `paper` profile (issue 19's GPU item), as one script for a CUDA machine, run from the
 # repository root with the package importable (installed, or PYTHONPATH=src):
 #
-#     OUT=DIR bash benchmarks/gpu_check.sh [SUITE_SECONDS]
+#     OUT=DIR [WHEELS=DIR] bash benchmarks/gpu_check.sh [SUITE_SECONDS]
+#
+# WHEELS: a folder of wheels for what the machine's image lacks (benchmarks/gpu_wheels.sh builds it here; a lent
+# machine reaches no registry), installed first with pip --no-index.
 #
 # Each step writes DIR/<step>.log and has its own time limit, so one that hangs cannot take the others with it.
-# The default steps fit 9 minutes of a lent machine (their limits add up to 530 s):
+# The default steps fit 9 minutes of a lent machine (their limits add up to 540 s, the wheels' install aside):
 #   1. env        nvidia-smi, torch's CUDA build and device, bf16 support, triton's version
 #   2. kernels    the fused α-entmax attention tests compiled for the GPU (issue 34): against the materialised
 #                 path, the model's fused = materialised check, zero host syncs per attention call
@@ -14,7 +17,8 @@
 #   4. speed      softmax (SDPA) / 1.5-entmax / α-entmax Transformer training, all fused
 #                 (bench_transformer_speed.py --attention-impl fused), bf16-mixed, paper sizes, synthetic batches:
 #                 target tokens/s and the ratios to softmax (the issue's targets 0.90 and 0.80)
-#   5. job_*      the real pipeline path: experiment=correia2019/table1_bleu profile=paper, one process per mapping
+#   5. job_*      the real pipeline path (and job_entmax15_nocompile, SPARSELAB_COMPILE=0: on the H100 of 2026-11-27
+#                 the 1.5-entmax job logged no step in 135 s while α-entmax finished; is it torch.compile?): experiment=correia2019/table1_bleu profile=paper, one process per mapping
 #                 (softmax, entmax15, alpha_entmax) side by side on the GPU (bf16-mixed, model.attention_impl=auto:
 #                 fused in training, materialised in validation), 200 steps each on Multi30k de-en, because the
 #                 paper's IWSLT17 training set is not offline; the records give tokens/s (shared GPU: the speed
@@ -37,21 +41,28 @@ step() {   # step NAME SECONDS COMMAND...: run with a limit, log to $OUT/NAME.lo
     echo "step $name: exit $? in $((SECONDS - t0)) s" | tee -a "$OUT/steps.log"
 }
 
+if [ -n "${WHEELS:-}" ]; then
+    step wheels 60 $PY -m pip install --no-index --find-links "$WHEELS" hydra-core omegaconf wandb sacremoses \
+        subword-nmt pooch entmax hydra-submitit-launcher
+fi
 step env 30 bash -c "nvidia-smi; $PY -c 'import torch, triton; print(torch.__version__, torch.version.cuda, \
 torch.cuda.get_device_name(0), \"bf16:\", torch.cuda.is_bf16_supported(), \"triton\", triton.__version__)'"
 step kernels 110 $PY -m pytest -p no:cacheprovider tests/test_kernels_entmax_attention.py \
     tests/test_kernels_transformer.py -rA
-step attention 120 $PY benchmarks/bench_attention.py --dtype bf16 --warmup 3 --reps 10 --out "$OUT/attention.md"
-step speed 100 $PY benchmarks/bench_transformer_speed.py --profile paper --device cuda --precision bf16-mixed \
+step attention 110 $PY benchmarks/bench_attention.py --dtype bf16 --warmup 3 --reps 10 --out "$OUT/attention.md"
+step speed 150 $PY benchmarks/bench_transformer_speed.py --profile paper --device cuda --precision bf16-mixed \
     --quick --attention-impl fused --breakdown never --out "$OUT/speed.md"
 
-# the suite (optional) in the background on CPU cores, the three jobs on the GPU
+# the suite (optional) in the background on CPU cores, the four jobs on the GPU
 if [ "$SUITE_SECONDS" -gt 0 ]; then
     ( step suite "$SUITE_SECONDS" $PY -m pytest -p no:cacheprovider -n 12 --dist loadfile \
         --junitxml="$OUT/suite.xml" ) &
 fi
-for mapping in softmax entmax15 alpha_entmax; do
-    ( step "job_$mapping" 170 $PY -m sparselab.run experiment=correia2019/table1_bleu profile=paper \
+for job in softmax entmax15 alpha_entmax entmax15_nocompile; do
+    mapping=${job%_nocompile}
+    # the same job without compilation: its own runs folder, since the job's identity (its config) is the same
+    ( [ "$job" = "$mapping" ] || export SPARSELAB_COMPILE=0 SPARSELAB_RUNS="$SPARSELAB_RUNS/nocompile"
+      step "job_$job" 140 $PY -m sparselab.run experiment=correia2019/table1_bleu profile=paper \
         mapping=$mapping data.pair=de-en data.pairs.de-en.train=multi30k/train \
         data.pairs.de-en.val=multi30k/val data.pairs.de-en.test=multi30k/test2016 data.pairs.de-en.bpe_merges=8000 \
         data.max_val=100 data.max_test=50 trainer.max_steps=200 trainer.val_check_interval=100 ) &
