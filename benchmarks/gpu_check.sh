@@ -76,5 +76,5 @@ if [ "${EXTRA:-0}" = 1 ]; then
         --steps 5 --out "$OUT/syncs.md"
 fi
 # everything in one file as well, to copy off the node (a lent machine here returns at most 8 files)
-tar czf "/tmp/gpu_check.tgz" -C "$OUT" . && mv /tmp/gpu_check.tgz "$OUT/gpu_check.tgz"
+TGZ=$(mktemp) && tar czf "$TGZ" -C "$OUT" . && mv "$TGZ" "$OUT/gpu_check.tgz"
 cat "$OUT/steps.log"
