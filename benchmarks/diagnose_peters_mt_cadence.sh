@@ -2,7 +2,8 @@
 # Issue 32, MT: why does the ja-en softmax run end 8 BLEU below 1.5-entmax (the paper: 0.33)? Two hypotheses:
 #   H1 the 250-step validation cadence (60 validations per 15,000-step budget, the paper 10) halves softmax's lr
 #      too early and too often;
-#   H2 softmax learns more slowly per update at any cadence.
+#   H2 softmax learns more slowly per update at any cadence;
+#   H3 (if H2) which mapping makes it slow, the output's or the attention's: softmax output with 1.5-entmax attention.
 # The smallest experiment that separates them: ja-en, seed 0, the 15,000-step budget with no early stopping (the
 # protocol before the diagnosis), softmax and 1.5-entmax, validation every 250 steps and every 1,500 (the paper's
 # 10 validations per budget). The overrides pin every value the diagnosis ran with, so the runs keep their
@@ -20,6 +21,7 @@ JOBS=(
   "entmax15_val250 mapping.alpha=1.5"
   "softmax_val1500 mapping.alpha=1.0 data.pairs.ja-en.val_every=1500"
   "entmax15_val1500 mapping.alpha=1.5 data.pairs.ja-en.val_every=1500"
+  "softmax_out_entmax15_attn_val1500 mapping.alpha=1.0 mapping.attn_alpha=1.5 data.pairs.ja-en.val_every=1500"
 )
 
 printf '%s\n' "${JOBS[@]}" | run_jobs "$N" "$SPARSELAB_RUNS/mt_cadence_logs" \
