@@ -15,7 +15,8 @@ def records() -> dict:
     for line in (HERE / "mt_cadence.jsonl").read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
         c = r["config"]
-        out[(c["mapping"]["alpha"], c["trainer"]["val_check_interval"], c["task"]["early_stopping_patience"])] = r
+        if c["mapping"]["attn_alpha"] == c["mapping"]["alpha"]:        # Table 2's cells (attention α = output α)
+            out[(c["mapping"]["alpha"], c["trainer"]["val_check_interval"], c["task"]["early_stopping_patience"])] = r
     return out
 
 
