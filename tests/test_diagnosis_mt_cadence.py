@@ -26,6 +26,8 @@ def test_the_committed_table_is_rebuilt_from_the_stored_records(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert out.read_text(encoding="utf-8") == (HERE / "mt_cadence.md").read_text(encoding="utf-8")
+    # the header says what was run (the docstring's description, not its usage notes)
+    assert out.read_text(encoding="utf-8").splitlines()[2].startswith("ja-en, seed 0, cpu profile")
 
 
 def test_the_250_step_cadence_halved_softmax_early_but_softmax_also_learns_more_slowly():
