@@ -173,7 +173,7 @@ def test_misaligned_data_fails_before_training(tmp_path):
 @pytest.mark.parametrize("profile,pair,steps,val_every,merges,joint", [
     ("paper", "de-en", 100000, 5000, 32000, True), ("paper", "en-ja", 100000, 10000, 32000, True),
     ("paper", "ro-en", 120000, 10000, 25000, False), ("smoke", "en-de", 30, 10, 300, True),
-    ("cpu", "ja-en", 15000, 250, 4000, True),
+    ("cpu", "ja-en", 45000, 1500, 4000, True), ("cpu", "de-en", 45000, 750, 4000, True),
 ])
 def test_table2_config_ties_alphas_and_picks_pair_settings(profile, pair, steps, val_every, merges, joint):
     from hydra import compose, initialize_config_dir
@@ -197,7 +197,9 @@ def test_table2_config_ties_alphas_and_picks_pair_settings(profile, pair, steps,
     t = c["task"]
     assert t["lr_rule"] == {"smoke": "best", "cpu": "previous", "paper": "previous"}[profile]
     if profile == "cpu":
-        assert (t["early_stopping_patience"], t["early_stopping_min_delta"], t["early_stopping_start"]) == (None, 0.1, 1.0)   # issue 32: a fixed step budget, no early stopping
+        # issue 32: early stopping after 4,500 updates without a 0.25-point gain, in this direction's validations
+        assert (t["early_stopping_patience"] * val_every, t["early_stopping_min_delta"]) == (4500, 0.25)
+        assert t["early_stopping_start"] == 1.0
     with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
         untied = compose("config", overrides=["experiment=peters2019/table2_mt", f"profile={profile}",
                                               "mapping.alpha=1.5", "mapping.attn_alpha=2.0"])
