@@ -28,6 +28,7 @@ MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"))
 # the diagnosis' runs: (output α, attention α, validation every, label); the last one asks H3 (output or attention?)
 DESIGN = ((1.0, 1.0, 250, "softmax"), (1.5, 1.5, 250, "1.5-entmax"), (1.0, 1.0, 1500, "softmax"),
           (1.5, 1.5, 1500, "1.5-entmax"), (1.0, 1.5, 1500, "softmax output, 1.5-entmax attention"))
+DROPOUT = 0.3                               # the cpu profile's; H4 changes it (diagnose_peters_mt_fit.py reports)
 AT = (1500, 3000, 4500, 7500, 15000)        # steps where every cadence of the diagnosis validates
 
 
@@ -41,6 +42,7 @@ def slim(r) -> dict:
             "config": {"experiment_name": c["experiment_name"], "seed": c["seed"], "data": {"pair": c["data"]["pair"]},
                        "mapping": {k: c["mapping"][k] for k in ("alpha", "attn_alpha")},
                        "trainer": {k: c["trainer"][k] for k in ("val_check_interval", "max_steps")},
+                       "model": {"dropout": c["model"]["dropout"]},
                        "task": {k: c["task"].get(k) for k in ("lr", "early_stopping_patience")}}}
 
 
@@ -51,7 +53,8 @@ def runs(records) -> tuple[dict, dict]:
     for r in records:
         c = r["config"]
         if (r.get("status") != "finished" or c["experiment_name"] != "peters2019/table2_mt"
-                or c["data"]["pair"] != "ja-en" or int(c["seed"]) != 0):
+                or c["data"]["pair"] != "ja-en" or int(c["seed"]) != 0
+                or float(c.get("model", {}).get("dropout", DROPOUT)) != DROPOUT):   # H4's runs: mt_fit.md
             continue
         key = (float(c["mapping"]["alpha"]), float(c["mapping"]["attn_alpha"]), int(c["trainer"]["val_check_interval"]))
         if int(c["trainer"]["max_steps"]) == 15000 and c["task"].get("early_stopping_patience") is None:
