@@ -1,0 +1,116 @@
+"""Issue 32, MT, after the cadence diagnosis: does ja-en softmax fit its training set worse than 1.5-entmax
+(H5: it learns more slowly), or about as well while generalising worse (H4: at this data size it is limited by
+regularisation, which ``model.dropout=0.5`` tests)?
+
+    python benchmarks/diagnose_peters_mt_fit.py RUNS_ROOT [--out reports/peters2019/diagnosis/mt_fit.md]
+    python benchmarks/diagnose_peters_mt_fit.py reports/peters2019/diagnosis/mt_fit.jsonl   # rebuild the table
+
+Every finished ja-en seed-0 run of ``peters2019/table2_mt`` in RUNS_ROOT (the cadence diagnosis' runs and the
+chosen protocol's): its saved model (the selected checkpoint), teacher-forced, in eval mode, on a fixed sample of
+5,000 training pairs and on the whole dev set. Token accuracy is the argmax's (the model-selection metric); top-5
+accuracy asks whether the gold token is among the 5 highest scores, which no output mapping changes. No training: the
+measurement reads only saved models, so it can run beside training jobs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+from omegaconf import OmegaConf
+
+from sparselab.data import mt_data
+from sparselab.engine import record
+from sparselab.models.build import load_model
+from sparselab.reports.tables import md_table
+
+PROJECT = Path(__file__).resolve().parents[1]
+N_TRAIN = 5000      # the training sample: enough for a 0.5-point standard error on token accuracy
+SAMPLE_SEED = 0
+
+
+@torch.no_grad()
+def token_accuracy(model, ds, src, tgt, batch_size: int = 200) -> dict:
+    """Teacher-forced argmax and top-5 accuracy (%) over the non-padding target tokens of ``ds``."""
+    model.eval()
+    correct = top5 = total = 0
+    for batch in mt_data.loader(ds, src, tgt, batch_size):
+        logits = model(batch["src"], batch["src_len"], batch["tgt_in"])
+        gold = batch["tgt_out"]
+        mask = gold != tgt.pad_id
+        correct += int(((logits.argmax(-1) == gold) & mask).sum())
+        top5 += int(((logits.topk(5, dim=-1).indices == gold.unsqueeze(-1)).any(-1) & mask).sum())
+        total += int(mask.sum())
+    return {"acc": 100.0 * correct / total, "top5": 100.0 * top5 / total, "tokens": total}
+
+
+def measure(rec) -> dict:
+    """The row of one run: its protocol keys and the accuracies of its saved model."""
+    cfg = OmegaConf.create(rec["config"])
+    run_dir = Path(rec["run_dir"])
+    with tempfile.TemporaryDirectory() as tmp:
+        data = mt_data.prepare_data(cfg, Path(tmp) / "vocab.json")
+    model, src, tgt, _ = load_model(run_dir / rec["extra"]["model_file"])
+    assert src.to_dict() == data.src.to_dict() and tgt.to_dict() == data.tgt.to_dict(), "vocabulary differs"
+    idx = sorted(random.Random(SAMPLE_SEED).sample(range(len(data.train_ds)), N_TRAIN))
+    train = torch.utils.data.Subset(data.train_ds, idx)
+    c, m = rec["config"], rec["metrics"]
+    return {"alpha": float(c["mapping"]["alpha"]), "attn_alpha": float(c["mapping"]["attn_alpha"]),
+            "val_every": int(c["trainer"]["val_check_interval"]), "max_steps": int(c["trainer"]["max_steps"]),
+            "patience": c["task"].get("early_stopping_patience"), "steps": int(m["steps"]),
+            "dropout": float(c["model"]["dropout"]),
+            "best_step": int(m["best_step"]), "val_acc_best": float(m["val_acc_best"]), "bleu_tok": float(m["bleu_tok"]),
+            "train": token_accuracy(model, train, src, tgt), "dev": token_accuracy(model, data.val_ds, src, tgt),
+            "job": rec["config_hash"]}
+
+
+def label(r) -> str:
+    names = {1.0: "softmax", 1.5: "1.5-entmax", 2.0: "sparsemax"}
+    out = names[r["alpha"]] if r["alpha"] == r["attn_alpha"] else \
+        f"{names[r['alpha']]} output, {names[r['attn_alpha']]} attention"
+    proto = "chosen protocol" if r["patience"] is not None else f"{r['max_steps']:,} steps, no early stopping"
+    return f"{out} (validation every {r['val_every']:,}; {proto}; dropout {r['dropout']:g})"
+
+
+def table(rows: list[dict]) -> str:
+    hdr = ["run", "selected step", "train acc.", "dev acc.", "train − dev", "train top-5", "dev top-5",
+           "test BLEU (tok.)"]
+    rows = sorted(rows, key=lambda r: (r["patience"] is not None, r["val_every"], r["dropout"], r["alpha"], r["attn_alpha"]))
+    return md_table(hdr, [[label(r), f"{r['best_step']:,}", f"{r['train']['acc']:.2f}", f"{r['dev']['acc']:.2f}",
+                           f"{r['train']['acc'] - r['dev']['acc']:.2f}", f"{r['train']['top5']:.2f}",
+                           f"{r['dev']['top5']:.2f}", f"{r['bleu_tok']:.2f}"] for r in rows])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", type=Path, help="a runs folder, or a mt_fit.jsonl written from one")
+    ap.add_argument("--out", type=Path, default=PROJECT / "reports" / "peters2019" / "diagnosis" / "mt_fit.md")
+    args = ap.parse_args()
+    if args.runs.is_file():
+        rows = [json.loads(line) for line in args.runs.read_text(encoding="utf-8").splitlines()]
+    else:
+        torch.set_num_threads(1)
+        rows = []
+        for rec in record.find(args.runs, "cpu", "peters2019/table2_mt"):
+            c = rec["config"]
+            if rec.get("status") == "finished" and c["data"]["pair"] == "ja-en" and int(c["seed"]) == 0:
+                rows.append(measure(rec))
+                print(label(rows[-1]), rows[-1]["train"]["acc"], rows[-1]["dev"]["acc"], file=sys.stderr)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows),
+                                                  encoding="utf-8")
+    text = ("# Issue 32: does ja-en softmax fit its training set worse, or generalise worse?\n\n"
+            + " ".join(__doc__.split("\n\n")[0].split()) + "\n\n"
+            + " ".join(__doc__.split("\n\n")[2].split()) + "\n\nBuilt by `python benchmarks/diagnose_peters_mt_fit.py "
+            f"RUNS_ROOT`; training sample: {N_TRAIN:,} pairs drawn with seed {SAMPLE_SEED}.\n\n")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + table(rows), encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
