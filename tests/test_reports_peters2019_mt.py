@@ -503,3 +503,29 @@ def test_paired_bootstrap_runs_for_every_seed_and_a_difference_counts_only_when_
     soft = {r[2]: float(r[6]) for r in rows if r[1] == "softmax (α=1)"}
     assert soft[0] > 0.05 and soft[1] < 0.05
     assert claims.bootstrap_pvalues(out, recs)[("de-en", 1.0)] == soft[0]
+
+
+def test_the_cpu_scaling_rule_keeps_the_papers_validations_per_budget():
+    """Issue 32: the cpu header states, per direction run, how its cadence and stopping follow from the paper's. The
+    validations per budget it names are the paper profile's (max_steps / val_every) and the cpu profile's cadence
+    gives the same count in the 15,000-update budget."""
+    from omegaconf import OmegaConf
+
+    from scripts import PROJECT
+
+    settings = OmegaConf.load(PROJECT / "conf" / "profile_settings" / "peters2019.yaml")
+    paper = {p: int(settings.paper.data.mt.pairs[p].max_steps) // int(settings.paper.data.mt.pairs[p].val_every)
+             for p in ("de-en", "ja-en")}
+    cpu = {p: rep.BUDGET_UPDATES // int(settings.cpu.data.mt.pairs[p].val_every) for p in ("de-en", "ja-en")}
+    assert paper == cpu == {"de-en": 20, "ja-en": 10}
+
+    def rec(pair, every, n):
+        return {"config": {"data": {"pair": pair}, "trainer": {"val_check_interval": every, "max_steps": 45000},
+                           "task": {"batch_size": 64, "early_stopping_patience": 45000 // every // 10,
+                                    "early_stopping_min_delta": 0.25}},
+                "extra": {"splits": {"train": {"n": n}}}}
+    line = rep.scaling_rule([rec("ja-en", 1500, 50000), rec("de-en", 750, 29000)])
+    assert "(10 on ja-en, 20 on de-en)" in line
+    assert ("ja-en: validation every 1,500 updates, 10 per 15,000-update budget (19 epochs of 50,000 pairs); early "
+            "stopping after 4,500 updates (3 validations) without a 0.25-point gain; at most 45,000 updates") in line
+    assert "de-en: validation every 750 updates, 20 per 15,000-update budget (33 epochs of 29,000 pairs)" in line

@@ -173,9 +173,35 @@ def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
         f"decoding: beam {t['beam']}, length normalisation {t.get('length_norm', 0.0)}, at most "
         f"min({t['max_decode_len']}, 2 × longest source + 10) BPE tokens",
     ]
+    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature (issue 32)
+        lines.append(scaling_rule(recs))
     for p, reason in sorted((opts.get("not_run") or {}).items()):
         lines.append(f"{p}: not run — {reason}")
     return lines
+
+
+# the cpu budget's reference: 15,000 updates at batch 64 are about the paper's epochs per run (docs/peters2019.md)
+BUDGET_UPDATES = 15000
+
+
+def scaling_rule(recs) -> str:
+    """How the cpu MT protocol follows from the paper's (issue 32), per direction run, from the records: the epochs
+    of the reference budget, validations per budget, and early stopping in updates."""
+    parts = []
+    for pair in sorted({r["config"]["data"]["pair"] for r in recs}):
+        r = next(x for x in recs if x["config"]["data"]["pair"] == pair)
+        c, n = r["config"], r.get("extra", {}).get("splits", {}).get("train", {}).get("n")
+        every, patience = int(c["trainer"]["val_check_interval"]), c["task"].get("early_stopping_patience")
+        epochs = f" ({BUDGET_UPDATES * int(c['task']['batch_size']) / int(n):.0f} epochs of {int(n):,} pairs)" if n else ""
+        stop = (f"early stopping after {every * int(patience):,} updates ({patience} validations) without a "
+                f"{c['task']['early_stopping_min_delta']}-point gain" if patience else "no early stopping")
+        parts.append(f"{pair}: validation every {every:,} updates, {BUDGET_UPDATES // every} per {BUDGET_UPDATES:,}"
+                     f"-update budget{epochs}; {stop}; at most {int(c['trainer']['max_steps']):,} updates")
+    return ("scaling rule: fewer directions, lines and units than the paper; the budget is the paper's in epochs and "
+            "the cadence the paper's number of validations per budget (10 on ja-en, 20 on de-en), with its "
+            "lr-halving test at each; the paper trains a fixed budget and keeps the best validation, ours trains on "
+            "until validation stops improving, the same rule for every mapping (the diagnosis in "
+            "`reports/peters2019/diagnosis/mt_cadence.md` and `mt_fit.md`): " + "; ".join(parts))
 
 
 def halving_rule(t: Mapping[str, Any]) -> str:
