@@ -10,21 +10,18 @@ committed table is rebuilt from them (tests/test_diagnosis_mt_cadence.py).
 ja-en, seed 0, cpu profile, the 15,000-step budget with no early stopping (the protocol before the diagnosis):
 softmax and 1.5-entmax with validation every 250 steps and every 1,500 (``benchmarks/diagnose_peters_mt_cadence.sh``).
 H1: the 250-step cadence halves softmax's learning rate too early; H2: softmax learns more slowly per update at any
-cadence; H3 (if H2): is it softmax's output or its attention? (softmax output with 1.5-entmax attention). Beside them, the same two mappings under the protocol the diagnosis chose (validation every 1,500 steps,
+cadence; H3 (if H2): is it softmax's output or its attention? (softmax output with 1.5-entmax attention). Beside them, the three mappings under the protocol the diagnosis chose (validation every 1,500 steps,
 early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 steps), where finished.
 """
 from __future__ import annotations
 
-import argparse
-import json
-from pathlib import Path
 
 from sparselab.engine import record
 from sparselab.reports.peters2019 import mt
 from sparselab.reports.tables import md_table
 
-PROJECT = Path(__file__).resolve().parents[1]
-MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"))
+from diagnosis_records import arguments, store
+MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"), (2.0, "sparsemax"))
 # the diagnosis' runs: (output α, attention α, validation every, label); the last one asks H3 (output or attention?)
 DESIGN = ((1.0, 1.0, 250, "softmax"), (1.5, 1.5, 250, "1.5-entmax"), (1.0, 1.0, 1500, "softmax"),
           (1.5, 1.5, 1500, "1.5-entmax"), (1.0, 1.5, 1500, "softmax output, 1.5-entmax attention"))
@@ -87,19 +84,12 @@ def row(label: str, cadence: int, rec) -> list:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("runs", type=Path, help="a runs folder, or a mt_cadence.jsonl written from one")
-    ap.add_argument("--out", type=Path, default=PROJECT / "reports" / "peters2019" / "diagnosis" / "mt_cadence.md")
-    args = ap.parse_args()
-    if args.runs.is_file():
-        records = [json.loads(line) for line in args.runs.read_text(encoding="utf-8").splitlines()]
-    else:
+    args, records = arguments(__doc__, "mt_cadence")
+    if records is None:
         found = [slim(r) for r in record.find(args.runs, "cpu", "peters2019/table2_mt")]
         diag, proto = runs(found)
         records = [*diag.values(), *proto.values()]
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records),
-                                                  encoding="utf-8")
+        store(args.out, records)
     diag, proto = runs(records)
     hdr = ["mapping", "validation every", "validations", "steps", "lr halvings", "first halving (step)",
            *[f"val. acc. at {s:,}" for s in AT], "best val. acc. (step)", "still rising at the end",
@@ -115,7 +105,6 @@ def main() -> None:
         text += "\n## The protocol it chose\n\n"
         text += md_table(hdr, [row(label, cad, proto.get((a, a, cad))) for cad in sorted({k[2] for k in proto})
                                for a, label in MAPPINGS])
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -13,7 +13,6 @@ measurement reads only saved models, so it can run beside training jobs.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -28,7 +27,8 @@ from sparselab.engine import record
 from sparselab.models.build import load_model
 from sparselab.reports.tables import md_table
 
-PROJECT = Path(__file__).resolve().parents[1]
+from diagnosis_records import arguments, store
+
 N_TRAIN = 5000      # the training sample: enough for a 0.5-point standard error on token accuracy
 SAMPLE_SEED = 0
 
@@ -86,13 +86,8 @@ def table(rows: list[dict]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("runs", type=Path, help="a runs folder, or a mt_fit.jsonl written from one")
-    ap.add_argument("--out", type=Path, default=PROJECT / "reports" / "peters2019" / "diagnosis" / "mt_fit.md")
-    args = ap.parse_args()
-    if args.runs.is_file():
-        rows = [json.loads(line) for line in args.runs.read_text(encoding="utf-8").splitlines()]
-    else:
+    args, rows = arguments(__doc__, "mt_fit")
+    if rows is None:
         torch.set_num_threads(1)
         rows = []
         for rec in record.find(args.runs, "cpu", "peters2019/table2_mt"):
@@ -100,14 +95,11 @@ def main() -> None:
             if rec.get("status") == "finished" and c["data"]["pair"] == "ja-en" and int(c["seed"]) == 0:
                 rows.append(measure(rec))
                 print(label(rows[-1]), rows[-1]["train"]["acc"], rows[-1]["dev"]["acc"], file=sys.stderr)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.with_suffix(".jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows),
-                                                  encoding="utf-8")
+        store(args.out, rows)
     text = ("# Issue 32: does ja-en softmax fit its training set worse, or generalise worse?\n\n"
             + " ".join(__doc__.split("\n\n")[0].split()) + "\n\n"
             + " ".join(__doc__.split("\n\n")[2].split()) + "\n\nBuilt by `python benchmarks/diagnose_peters_mt_fit.py "
             f"RUNS_ROOT`; training sample: {N_TRAIN:,} pairs drawn with seed {SAMPLE_SEED}.\n\n")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text + table(rows), encoding="utf-8")
     print(f"wrote {args.out}")
 

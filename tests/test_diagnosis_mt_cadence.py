@@ -1,13 +1,11 @@
 """reports/peters2019/diagnosis/mt_cadence.md (issue 32, MT): the committed table is what the diagnosis script writes
 from its stored records, and the records hold what the protocol change rests on."""
 import json
-import subprocess
-import sys
 
-from scripts import PROJECT
+from scripts import PROJECT, rebuild_diagnosis
 
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
-SCRIPT = PROJECT / "benchmarks" / "diagnose_peters_mt_cadence_report.py"
+SCRIPT = "benchmarks/diagnose_peters_mt_cadence_report.py"
 
 
 def records() -> dict:
@@ -21,13 +19,10 @@ def records() -> dict:
 
 
 def test_the_committed_table_is_rebuilt_from_the_stored_records(tmp_path):
-    out = tmp_path / "mt_cadence.md"
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(HERE / "mt_cadence.jsonl"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert out.read_text(encoding="utf-8") == (HERE / "mt_cadence.md").read_text(encoding="utf-8")
+    text = rebuild_diagnosis(SCRIPT, HERE / "mt_cadence.jsonl", tmp_path)
+    assert text == (HERE / "mt_cadence.md").read_text(encoding="utf-8")
     # the header says what was run (the docstring's description, not its usage notes)
-    assert out.read_text(encoding="utf-8").splitlines()[2].startswith("ja-en, seed 0, cpu profile")
+    assert text.splitlines()[2].startswith("ja-en, seed 0, cpu profile")
 
 
 def test_the_250_step_cadence_halved_softmax_early_but_softmax_also_learns_more_slowly():

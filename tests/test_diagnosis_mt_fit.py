@@ -1,13 +1,11 @@
 """reports/peters2019/diagnosis/mt_fit.md (issue 32, MT, after the cadence diagnosis): the committed table is what the
 script writes from its stored measurements, and the measurements hold what docs/peters2019.md concludes from them."""
 import json
-import subprocess
-import sys
 
-from scripts import PROJECT
+from scripts import PROJECT, rebuild_diagnosis
 
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
-SCRIPT = PROJECT / "benchmarks" / "diagnose_peters_mt_fit.py"
+SCRIPT = "benchmarks/diagnose_peters_mt_fit.py"
 
 
 def rows() -> dict:
@@ -21,11 +19,8 @@ def rows() -> dict:
 
 
 def test_the_committed_table_is_rebuilt_from_the_stored_measurements(tmp_path):
-    out = tmp_path / "mt_fit.md"
-    proc = subprocess.run([sys.executable, str(SCRIPT), str(HERE / "mt_fit.jsonl"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert out.read_text(encoding="utf-8") == (HERE / "mt_fit.md").read_text(encoding="utf-8")
+    text = rebuild_diagnosis(SCRIPT, HERE / "mt_fit.jsonl", tmp_path)
+    assert text == (HERE / "mt_fit.md").read_text(encoding="utf-8")
 
 
 def test_softmax_fits_the_training_set_more_slowly_and_generalises_worse_at_equal_fit():
