@@ -60,8 +60,10 @@ if [ "$SUITE_SECONDS" -gt 0 ]; then
 fi
 for job in softmax entmax15 alpha_entmax entmax15_nocompile; do
     mapping=${job%_nocompile}
-    # the same job without compilation: its own runs folder, since the job's identity (its config) is the same
-    ( [ "$job" = "$mapping" ] || export SPARSELAB_COMPILE=0 SPARSELAB_RUNS="$SPARSELAB_RUNS/nocompile"
+    # the same job without compilation: its own runs folder, since the job's identity (its config) is the same;
+    # the compiled ones log why torch.compile compiled again (is the 1.5-entmax stall a recompilation storm?)
+    ( if [ "$job" = "$mapping" ]; then export TORCH_LOGS=recompiles,graph_breaks
+      else export SPARSELAB_COMPILE=0 SPARSELAB_RUNS="$SPARSELAB_RUNS/nocompile"; fi
       step "job_$job" 140 $PY -m sparselab.run experiment=correia2019/table1_bleu profile=paper \
         mapping=$mapping data.pair=de-en data.pairs.de-en.train=multi30k/train \
         data.pairs.de-en.val=multi30k/val data.pairs.de-en.test=multi30k/test2016 data.pairs.de-en.bpe_merges=8000 \
