@@ -11,8 +11,11 @@
 # protocol before the diagnosis), softmax and 1.5-entmax, validation every 250 steps and every 1,500 (the paper's
 # 10 validations per budget). The overrides pin every value the diagnosis ran with, so the runs keep their
 # identity after the profile moved on (the earlier runs of the cpu plan are the 250-step ones).
-# Usage (from a clean clone): SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_peters_mt_cadence.sh [N]
-# Report: python benchmarks/diagnose_peters_mt_cadence_report.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/mt_cadence_logs.
+# Usage (from a clean clone), in a runs folder of its own (the plan's report lists every run of its folder that is
+# not a plan job): SPARSELAB_RUNS=/work/runs_diag_mt PYTHON=.venv/bin/python benchmarks/diagnose_peters_mt_cadence.sh [N]
+# Reports, from these runs and the plan's (its ja-en runs are the chosen protocol's), logs under $SPARSELAB_RUNS/mt_cadence_logs:
+#   python benchmarks/diagnose_peters_mt_cadence_report.py $SPARSELAB_RUNS PLAN_RUNS
+#   python benchmarks/diagnose_peters_mt_fit.py $SPARSELAB_RUNS PLAN_RUNS
 source "$(dirname "$0")/diagnose_lib.sh"
 N=${1:-2}
 

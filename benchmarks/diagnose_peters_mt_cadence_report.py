@@ -1,7 +1,7 @@
 """The MT cadence diagnosis of issue 32 as a report (``reports/peters2019/diagnosis/mt_cadence.md``), from run
 records only.
 
-    python benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT [--out reports/peters2019/diagnosis/mt_cadence.md]
+    python benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT... [--out reports/peters2019/diagnosis/mt_cadence.md]
     python benchmarks/diagnose_peters_mt_cadence_report.py reports/peters2019/diagnosis/mt_cadence.jsonl  # rebuild
 
 From a runs folder it also writes the records it read, slimmed, beside the report (``mt_cadence.jsonl``): the
@@ -16,11 +16,10 @@ early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 ste
 from __future__ import annotations
 
 
-from sparselab.engine import record
 from sparselab.reports.peters2019 import mt
 from sparselab.reports.tables import md_table
 
-from diagnosis_records import arguments, store
+from diagnosis_records import arguments, find, store
 MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"), (2.0, "sparsemax"))
 # the diagnosis' runs: (output α, attention α, validation every, label); the last one asks H3 (output or attention?)
 DESIGN = ((1.0, 1.0, 250, "softmax"), (1.5, 1.5, 250, "1.5-entmax"), (1.0, 1.0, 1500, "softmax"),
@@ -86,7 +85,7 @@ def row(label: str, cadence: int, rec) -> list:
 def main() -> None:
     args, records = arguments(__doc__, "mt_cadence")
     if records is None:
-        found = [slim(r) for r in record.find(args.runs, "cpu", "peters2019/table2_mt")]
+        found = [slim(r) for r in find(args.runs, "peters2019/table2_mt")]
         diag, proto = runs(found)
         records = [*diag.values(), *proto.values()]
         store(args.out, records)
@@ -97,7 +96,7 @@ def main() -> None:
     rows = [row(label, cad, diag.get((a, b, cad))) for a, b, cad, label in DESIGN]
     text = ("# Issue 32: why does ja-en softmax end far below 1.5-entmax?\n\n"
             + " ".join(next(p for p in __doc__.split("\n\n") if p.startswith("ja-en")).split()) + "\n\nBuilt by `python "
-            "benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT`. Validation token accuracy is teacher-forced "
+            "benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT...`. Validation token accuracy is teacher-forced "
             "on small_parallel_enja/dev; BLEU on its test set (beam 5). *Still rising*: the report's rule "
             f"({mt.convergence_rule_text()}).\n\n## The diagnosis: 15,000 steps, no early stopping\n\n")
     text += md_table(hdr, rows)

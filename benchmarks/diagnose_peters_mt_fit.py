@@ -2,10 +2,10 @@
 (H5: it learns more slowly), or about as well while generalising worse (H4: at this data size it is limited by
 regularisation, which ``model.dropout=0.5`` tests)?
 
-    python benchmarks/diagnose_peters_mt_fit.py RUNS_ROOT [--out reports/peters2019/diagnosis/mt_fit.md]
+    python benchmarks/diagnose_peters_mt_fit.py RUNS_ROOT... [--out reports/peters2019/diagnosis/mt_fit.md]
     python benchmarks/diagnose_peters_mt_fit.py reports/peters2019/diagnosis/mt_fit.jsonl   # rebuild the table
 
-Every finished ja-en seed-0 run of ``peters2019/table2_mt`` in RUNS_ROOT (the cadence diagnosis' runs and the
+Every finished ja-en seed-0 run of ``peters2019/table2_mt`` in the runs folders given (the cadence diagnosis' runs and the
 chosen protocol's): its saved model (the selected checkpoint), teacher-forced, in eval mode, on a fixed sample of
 5,000 training pairs and on the whole dev set. Token accuracy is the argmax's (the model-selection metric); top-5
 accuracy asks whether the gold token is among the 5 highest scores, which no output mapping changes. No training: the
@@ -23,11 +23,10 @@ import torch
 from omegaconf import OmegaConf
 
 from sparselab.data import mt_data
-from sparselab.engine import record
 from sparselab.models.build import load_model
 from sparselab.reports.tables import md_table
 
-from diagnosis_records import arguments, store
+from diagnosis_records import arguments, find, store
 
 N_TRAIN = 5000      # the training sample: enough for a 0.5-point standard error on token accuracy
 SAMPLE_SEED = 0
@@ -90,7 +89,7 @@ def main() -> None:
     if rows is None:
         torch.set_num_threads(1)
         rows = []
-        for rec in record.find(args.runs, "cpu", "peters2019/table2_mt"):
+        for rec in find(args.runs, "peters2019/table2_mt"):
             c = rec["config"]
             if rec.get("status") == "finished" and c["data"]["pair"] == "ja-en" and int(c["seed"]) == 0:
                 rows.append(measure(rec))
@@ -99,7 +98,7 @@ def main() -> None:
     text = ("# Issue 32: does ja-en softmax fit its training set worse, or generalise worse?\n\n"
             + " ".join(__doc__.split("\n\n")[0].split()) + "\n\n"
             + " ".join(__doc__.split("\n\n")[2].split()) + "\n\nBuilt by `python benchmarks/diagnose_peters_mt_fit.py "
-            f"RUNS_ROOT`; training sample: {N_TRAIN:,} pairs drawn with seed {SAMPLE_SEED}.\n\n")
+            f"RUNS_ROOT...`; training sample: {N_TRAIN:,} pairs drawn with seed {SAMPLE_SEED}.\n\n")
     args.out.write_text(text + table(rows), encoding="utf-8")
     print(f"wrote {args.out}")
 

@@ -10,15 +10,24 @@ DIAGNOSIS = Path(__file__).resolve().parents[1] / "reports" / "peters2019" / "di
 
 
 def arguments(doc: str, name: str) -> tuple[argparse.Namespace, list[dict] | None]:
-    """(args, the stored rows when ``runs`` is a ``.jsonl`` file written by the script, else None)."""
+    """(args, the stored rows when ``runs`` is a ``.jsonl`` file written by the script, else None). Several runs
+    folders may be given (the diagnosis' own runs are kept apart from the plan's, whose report lists every run of
+    its folder that is not a plan job)."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    ap.add_argument("runs", type=Path, help=f"a runs folder, or a {name}.jsonl written from one")
+    ap.add_argument("runs", type=Path, nargs="+", help=f"runs folders, or a {name}.jsonl written from them")
     ap.add_argument("--out", type=Path, default=DIAGNOSIS / f"{name}.md")
     args = ap.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    if args.runs.is_file():
-        return args, [json.loads(line) for line in args.runs.read_text(encoding="utf-8").splitlines()]
+    if len(args.runs) == 1 and args.runs[0].is_file():
+        return args, [json.loads(line) for line in args.runs[0].read_text(encoding="utf-8").splitlines()]
     return args, None
+
+
+def find(roots: list[Path], experiment: str) -> list[dict]:
+    """The finished cpu records of ``experiment`` in every runs folder of ``roots``."""
+    from sparselab.engine import record
+
+    return [r for root in roots for r in record.find(root, "cpu", experiment)]
 
 
 def store(report: Path, rows: list[dict]) -> None:
