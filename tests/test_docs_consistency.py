@@ -43,13 +43,39 @@ def test_quick_start_shows_the_smoke_cpu_and_paper_commands_with_their_times():
     assert "PROFILE=smoke" in smoke and re.search(r"\d+ min", smoke)
     assert "PROFILE" not in full.split("#")[0] and "hours" in full
     assert "PROFILE=paper" in paper
-    # the measured parts of the cpu time, as the Peters page's profile table says (issue 32's protocol: the job
-    # times of its first inflection cells)
+    if PETERS_EARLIER:
+        # the measured parts of the cpu time, as the Peters page's profile table says (issue 32's protocol: the
+        # job times of its first inflection cells)
+        quick = " ".join(section("Quick start").split())
+        cells = re.search(r"first three (?:inflection )?cells took ([\d, and]+ min) of job time", quick)
+        assert cells, quick
+        measured = page_row("peters2019", "time measured")
+        assert f"first three inflection cells took {cells.group(1)} of job time" in measured, measured
+
+
+# the committed Peters cpu report predates issue 32's plan until its run extras are committed with it
+PETERS_EARLIER = not (PROJECT / "reports" / "peters2019" / "cpu" / "run_extras.jsonl").exists()
+
+
+@pytest.mark.skipif(PETERS_EARLIER, reason="the committed Peters cpu report predates issue 32's plan (still running)")
+def test_peters_cpu_time_is_the_committed_runs_time():
+    """The page's and the README's cpu time of issue 32's plan come from the committed records: the inflection grid's
+    fit time (a resumed job's counts from its last resume, so the sum is a lower bound) and the MT runs' training
+    time (kept across resumes)."""
+    import json
+
+    def stored(name):
+        path = PROJECT / "reports" / "peters2019" / "cpu" / name
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    grid = [r["metrics"]["fit_time_s"] / 60 for r in stored("runs.jsonl")
+            if r["config"]["experiment_name"] == "peters2019/table1_medium"]
+    mt = [r["metrics"]["train_time_s"] / 3600 for r in stored("runs_mt.jsonl")]
+    row = page_row("peters2019", "time measured")
+    assert (f"{len(grid)} inflection runs of {min(grid):.0f}–{max(grid):.0f} min each "
+            f"(at least {sum(grid) / 60:.1f} h of job time)") in row, row
+    assert f"{len(mt)} MT runs of {min(mt):.1f}–{max(mt):.1f} h of training each ({sum(mt):.1f} h)" in row, row
     quick = " ".join(section("Quick start").split())
-    cells = re.search(r"first three (?:inflection )?cells took ([\d, and]+ min) of job time", quick)
-    assert cells, quick
-    measured = page_row("peters2019", "time measured")
-    assert f"first three inflection cells took {cells.group(1)} of job time" in measured, measured
+    assert f"at least {sum(grid) / 60 + sum(mt):.0f} h of job time" in quick, quick
 
 
 def test_correia_cpu_time_is_the_committed_runs_training_time():
