@@ -8,8 +8,10 @@ regularisation, which ``model.dropout=0.5`` tests)?
 Every finished ja-en seed-0 run of ``peters2019/table2_mt`` in the runs folders given (the cadence diagnosis' runs and the
 chosen protocol's): its saved model (the selected checkpoint), teacher-forced, in eval mode, on a fixed sample of
 5,000 training pairs and on the whole dev set. Token accuracy is the argmax's (the model-selection metric); top-5
-accuracy asks whether the gold token is among the 5 highest scores, which no output mapping changes. No training: the
-measurement reads only saved models, so it can run beside training jobs.
+accuracy asks whether the gold token is among the 5 highest scores, which no output mapping changes. Tokens with zero
+loss: those where a sparse output (α > 1) gives the gold token all its mass, so its loss is 0 and they give no
+gradient; softmax's loss is positive on every token. No training: the measurement reads only saved models, so it can
+run beside training jobs.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
+from sparselab import mappings
 from sparselab.data import mt_data
 from sparselab.models.build import load_model
 from sparselab.reports.tables import md_table
@@ -33,18 +36,24 @@ SAMPLE_SEED = 0
 
 
 @torch.no_grad()
-def token_accuracy(model, ds, src, tgt, batch_size: int = 200) -> dict:
-    """Teacher-forced argmax and top-5 accuracy (%) over the non-padding target tokens of ``ds``."""
+def token_accuracy(model, ds, src, tgt, alpha: float, batch_size: int = 200) -> dict:
+    """Teacher-forced argmax and top-5 accuracy (%) over the non-padding target tokens of ``ds``, and the share (%)
+    of them whose output α-entmax puts all its mass on the gold token: the loss is 0 there and gives no gradient
+    (never under softmax, whose loss is positive everywhere)."""
     model.eval()
-    correct = top5 = total = 0
+    correct = top5 = certain = total = 0
     for batch in mt_data.loader(ds, src, tgt, batch_size):
         logits = model(batch["src"], batch["src_len"], batch["tgt_in"])
         gold = batch["tgt_out"]
         mask = gold != tgt.pad_id
         correct += int(((logits.argmax(-1) == gold) & mask).sum())
         top5 += int(((logits.topk(5, dim=-1).indices == gold.unsqueeze(-1)).any(-1) & mask).sum())
+        if alpha > 1:
+            p_gold = mappings.entmax(logits, alpha, dim=-1).gather(-1, gold.unsqueeze(-1)).squeeze(-1)
+            certain += int(((p_gold == 1.0) & mask).sum())
         total += int(mask.sum())
-    return {"acc": 100.0 * correct / total, "top5": 100.0 * top5 / total, "tokens": total}
+    return {"acc": 100.0 * correct / total, "top5": 100.0 * top5 / total, "zero_loss": 100.0 * certain / total,
+            "tokens": total}
 
 
 def measure(rec) -> dict:
@@ -63,7 +72,8 @@ def measure(rec) -> dict:
             "patience": c["task"].get("early_stopping_patience"), "steps": int(m["steps"]),
             "dropout": float(c["model"]["dropout"]),
             "best_step": int(m["best_step"]), "val_acc_best": float(m["val_acc_best"]), "bleu_tok": float(m["bleu_tok"]),
-            "train": token_accuracy(model, train, src, tgt), "dev": token_accuracy(model, data.val_ds, src, tgt),
+            "train": token_accuracy(model, train, src, tgt, float(c["mapping"]["alpha"])),
+            "dev": token_accuracy(model, data.val_ds, src, tgt, float(c["mapping"]["alpha"])),
             "job": rec["config_hash"]}
 
 
@@ -77,11 +87,12 @@ def label(r) -> str:
 
 def table(rows: list[dict]) -> str:
     hdr = ["run", "selected step", "train acc.", "dev acc.", "train − dev", "train top-5", "dev top-5",
-           "test BLEU (tok.)"]
+           "train tokens with zero loss (%)", "test BLEU (tok.)"]
     rows = sorted(rows, key=lambda r: (r["patience"] is not None, r["val_every"], r["dropout"], r["alpha"], r["attn_alpha"]))
     return md_table(hdr, [[label(r), f"{r['best_step']:,}", f"{r['train']['acc']:.2f}", f"{r['dev']['acc']:.2f}",
                            f"{r['train']['acc'] - r['dev']['acc']:.2f}", f"{r['train']['top5']:.2f}",
-                           f"{r['dev']['top5']:.2f}", f"{r['bleu_tok']:.2f}"] for r in rows])
+                           f"{r['dev']['top5']:.2f}", f"{r['train']['zero_loss']:.2f}" if r["alpha"] > 1 else "–",
+                           f"{r['bleu_tok']:.2f}"] for r in rows])
 
 
 def main() -> None:

@@ -50,11 +50,13 @@ def test_the_peters_page_quotes_the_measured_numbers():
     page = " ".join((PROJECT / "docs" / "peters2019.md").read_text(encoding="utf-8").split())
     soft15k, ent15k = r[(1.0, 1.0, 1500, False, 0.3)], r[(1.5, 1.5, 1500, False, 0.3)]
     soft_proto, drop = r[(1.0, 1.0, 1500, True, 0.3)], r[(1.0, 1.0, 1500, False, 0.5)]
-    ent_proto = r[(1.5, 1.5, 1500, True, 0.3)]
+    ent_proto, sparse_proto = r[(1.5, 1.5, 1500, True, 0.3)], r[(2.0, 2.0, 1500, True, 0.3)]
     for text in (f"worse ({soft15k['train']['acc']:.2f} against {ent15k['train']['acc']:.2f})",
                  f"at equal fit (its protocol run, {soft_proto['train']['acc']:.2f})",
                  f"on dev ({soft_proto['dev']['acc']:.2f} against {ent15k['dev']['acc']:.2f})",
                  f"({drop['train']['acc']:.2f} / {drop['dev']['acc']:.2f} at 15,000)",
                  f"step {soft_proto['steps']:,} with {soft_proto['bleu_tok']:.2f} BLEU",
-                 f"at {ent_proto['steps']:,} with {ent_proto['bleu_tok']:.2f}"):
+                 f"at {ent_proto['steps']:,} with {ent_proto['bleu_tok']:.2f}",
+                 f"all the mass on {ent_proto['train']['zero_loss']:.2f} % (1.5-entmax) and "
+                 f"{sparse_proto['train']['zero_loss']:.2f} % (sparsemax) of the training tokens"):
         assert text in page, text
