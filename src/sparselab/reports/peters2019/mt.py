@@ -192,7 +192,8 @@ def scaling_rule(recs) -> str:
         r = next(x for x in recs if x["config"]["data"]["pair"] == pair)
         c, n = r["config"], r.get("extra", {}).get("splits", {}).get("train", {}).get("n")
         every, patience = int(c["trainer"]["val_check_interval"]), c["task"].get("early_stopping_patience")
-        epochs = f" ({BUDGET_UPDATES * int(c['task']['batch_size']) / int(n):.0f} epochs of {int(n):,} pairs)" if n else ""
+        epochs = (f" ({BUDGET_UPDATES * int(c['task']['batch_size']) / int(n):.0f} epochs of {int(n):,} pairs)"
+                  if n else "")
         stop = (f"early stopping after {every * int(patience):,} updates ({patience} validations) without a "
                 f"{c['task']['early_stopping_min_delta']}-point gain" if patience else "no early stopping")
         parts.append(f"{pair}: validation every {every:,} updates, {BUDGET_UPDATES // every} per {BUDGET_UPDATES:,}"
