@@ -15,11 +15,11 @@ early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 ste
 """
 from __future__ import annotations
 
-
 from sparselab.reports.peters2019 import mt
 from sparselab.reports.tables import md_table
 
 from diagnosis_records import arguments, find, store
+
 MAPPINGS = ((1.0, "softmax"), (1.5, "1.5-entmax"), (2.0, "sparsemax"))
 # the diagnosis' runs: (output α, attention α, validation every, label); the last one asks H3 (output or attention?)
 DESIGN = ((1.0, 1.0, 250, "softmax"), (1.5, 1.5, 250, "1.5-entmax"), (1.0, 1.0, 1500, "softmax"),
