@@ -201,3 +201,31 @@ def test_report_only_rebuilds_the_committed_cpu_report_with_no_record_orphaned(t
     def files(folder):
         return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".png"}
     assert files(clone) == files(COMMITTED)
+
+
+def stopping_mismatches(recs) -> list[str]:
+    """Each MT run with early stopping against the report's convergence rule replayed validation by validation: a
+    run stopped early must have stopped at the rule's first firing, a run at its step budget never fired it."""
+    out = []
+    for r in recs:
+        if r["config"]["task"].get("early_stopping_patience") is None:
+            continue
+        hist = r["extra"]["history"]
+        fired = next((h["step"] for i, h in enumerate(hist, 1)
+                      if peters2019_mt.convergence_of({**r, "extra": {"history": hist[:i]}})["stopped"]), None)
+        want = r["metrics"]["steps"] if r["extra"].get("stopped_early") else None
+        if fired != want:
+            out.append(f"{r['run_dir']}: stopped at {r['metrics']['steps']} (early: {r['extra'].get('stopped_early')}), "
+                       f"the rule first fires at {fired}")
+    return out
+
+
+@issue32_protocol
+def test_each_mt_run_stopped_where_the_reports_convergence_rule_first_fired():
+    """Issue 32, acceptance 4: training stops by the report's rule (training/plateau_stopping.py), so every
+    committed MT run ended exactly where the convergence table first says it had stopped improving."""
+    from sparselab.reports.records import committed_records
+
+    recs = committed_records(COMMITTED / "runs_mt.jsonl", COMMITTED / "run_extras_mt.jsonl", "runs")
+    assert len(recs) == 13
+    assert stopping_mismatches(recs) == []

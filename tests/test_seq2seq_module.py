@@ -208,3 +208,58 @@ def test_early_stopping_patience_counts_only_once_the_run_has_started_to_learn(t
                            val_check_interval=2)
     trainer.fit(module, dl, dl)
     assert len(module.history) == 5            # 0, 0, 5, then two without improving
+
+
+def test_translation_stops_by_the_mt_reports_convergence_rule(tmp_path):
+    """Issue 32: the translation task stops at the first validation where the MT report's rule says the run has
+    stopped improving (2-validation smoothed trend and record both below min_delta over patience × cadence
+    updates), not where Lightning's patience counter runs out: gains below min_delta never reset that counter, so
+    it stopped a de-en run whose smoothed curve was still rising."""
+    from sparselab.reports.peters2019 import mt
+    from sparselab.training.plateau_stopping import PlateauStopping
+    from sparselab.training.transformer_module import TransformerModule
+    from sparselab.training.translation_module import TranslationModule
+
+    assert TranslationModule.early_stopping is PlateauStopping
+    assert TransformerModule.early_stopping is not PlateauStopping      # Correia's report judges a fixed window
+
+    class PlateauScripted(Scripted):
+        early_stopping = PlateauStopping
+
+    model, dl, ctx, tcfg = _setup(tmp_path)
+    tcfg.max_steps = 100
+    # rising 5 points per validation (3 of them: 15, not more than min_delta 15), then flat
+    accs = [0.0, 50.0, 55.0, 60.0, 65.0, 70.0, 75.0, 80.0] + [80.0] * 10
+    runs = {}
+    for name, cls in (("lightning", Scripted), ("plateau", PlateauScripted)):
+        module = cls(model, [1.0] * len(accs), accs, ctx=ctx)
+        cbs = module.callbacks(tmp_path / name, early_stopping_patience=3, early_stopping_min_delta=15.0)
+        trainer = make_trainer(tcfg, ctx, callbacks=[*cbs, ValidateOnLastStep()], num_sanity_val_steps=0,
+                               val_check_interval=2, check_val_every_n_epoch=None)
+        trainer.fit(module, dl, dl)
+        assert cbs[1].stopping_reason.name == "PATIENCE_EXHAUSTED"
+        runs[name] = module.history
+    # Lightning's counter: 55, 60, 65 are each within 15 of the best 50 -> stops at step 10, still rising
+    assert [h["step"] for h in runs["lightning"]][-1] == 10
+    # the rule: at step 16 the smoothed curve still gained 15 over 6 updates; at step 18 it gained 12.5 -> stop
+    assert [h["step"] for h in runs["plateau"]] == list(range(2, 20, 2))
+    rec = {"config": {"trainer": {"val_check_interval": 2},
+                      "task": {"early_stopping_patience": 3, "early_stopping_min_delta": 15.0}},
+           "extra": {"history": runs["plateau"]}}
+    assert mt.plateau_window(rec) == (6, 2)
+    conv = mt.convergence_of(rec)
+    assert conv["stopped"] is True and conv["trend"] == 12.5 and conv["record"] == 10.0
+    assert mt.convergence_of({**rec, "extra": {"history": runs["plateau"][:-1]}})["stopped"] is False
+
+
+def test_plateau_stopping_needs_a_step_cadence_and_a_higher_is_better_metric():
+    from sparselab.training.plateau_stopping import PlateauStopping
+
+    with pytest.raises(ValueError, match="better when higher"):
+        PlateauStopping(monitor="val_loss", mode="min", patience=3)
+    stop = PlateauStopping(monitor="val_acc", mode="max", patience=3, min_delta=0.25)
+    stop._trainer = type("T", (), {"val_check_interval": 1.0})()
+    with pytest.raises(ValueError, match="every N training steps"):
+        stop.window_steps()
+    stop._trainer.val_check_interval = 750
+    assert stop.window_steps() == 2250 and stop.gain == 0.25

@@ -17,6 +17,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, Result
 
 from sparselab import plots
+from sparselab.analysis import plateau
 from .tables import NONE, NOT_RUN, md_table
 
 BLEU_DIR = "bleu_files"
@@ -73,25 +74,9 @@ PLATEAU_GAIN = 0.25      # points of validation token accuracy: a smaller gain o
 
 def convergence(hist: Sequence[Mapping[str, Any]], window: int = PLATEAU_STEPS, smooth: int = SMOOTH,
                 gain: float = PLATEAU_GAIN) -> dict[str, Any]:
-    """Whether a validation curve (``[{step, val_acc}]``) had stopped improving at its last validation. Two
-    measures over the last ``window`` steps, both below ``gain`` points: the *trend* (the mean of the last
-    ``smooth`` validations minus the mean of the ``smooth`` validations ending ``window`` steps earlier) and the
-    *record* (the best validation of the window minus the best before it; ≤ 0 when the best is older). Too
-    short a curve (no ``smooth`` validations before the window) is not judged (``stopped`` None)."""
-    pts = sorted((int(h["step"]), float(h["val_acc"])) for h in hist if h.get("val_acc") is not None)
-    if not pts:
-        return {"stopped": None, "why": "no validation curve"}
-    last = pts[-1][0]
-    before = [a for s, a in pts if s <= last - window]
-    inside = [a for s, a in pts if s > last - window]
-    best_step, best = max(pts, key=lambda sa: (sa[1], -sa[0]))
-    out = {"last_step": last, "best_step": best_step, "best": best, "window": window, "gain": gain}
-    if len(before) < smooth or len(inside) < smooth:
-        return {**out, "stopped": None, "why": f"fewer than {smooth} validations before or inside the last "
-                                                f"{window} steps"}
-    trend = sum(a for _, a in pts[-smooth:]) / smooth - sum(before[-smooth:]) / smooth
-    record = max(inside) - max(before)
-    return {**out, "trend": trend, "record": record, "stopped": trend < gain and record < gain}
+    """:func:`sparselab.analysis.plateau.convergence` (the rule the translation task also stops by) with the
+    kit's window, smoothing and gain as defaults."""
+    return plateau.convergence(hist, window=window, smooth=smooth, gain=gain)
 
 
 def convergence_rule(window: int = PLATEAU_STEPS, smooth: int = SMOOTH, gain: float = PLATEAU_GAIN) -> str:

@@ -17,7 +17,8 @@
   Each validation appends ``{epoch, step, val_loss, <metric>, lr}`` to :attr:`history`.
 * **Model selection**: :meth:`callbacks` gives Lightning's ``ModelCheckpoint`` (best state by the
   task's metric, ``save_top_k=1``, weights only) and, optionally, early stopping on the same
-  metric (:class:`EarlyStoppingAfterStart`: patience counts only once the run has started to learn);
+  metric (:attr:`early_stopping`, by default :class:`EarlyStoppingAfterStart`: patience counts only once the
+  run has started to learn);
   :meth:`load_best` loads the kept state with ``torch.load(..., weights_only=True)``.
 
 A task subclasses it and adds only its metric (:meth:`make_metric`, named :attr:`metric_name`,
@@ -149,6 +150,7 @@ class Seq2SeqModule(KeepsRunState, L.LightningModule):
 
     metric_name = "val_acc"
     metric_mode = "max"
+    early_stopping = EarlyStoppingAfterStart    # the early-stopping callback class (translation: plateau rule)
 
     def __init__(self, model, alpha: float, lr: float = 1e-3, ctx=None, lr_factor: float = 0.5,
                  lr_patience: int = 0, lr_rule: str = "best"):
@@ -304,10 +306,10 @@ class Seq2SeqModule(KeepsRunState, L.LightningModule):
                                                  mode=self.metric_mode, save_top_k=1, save_weights_only=True,
                                                  save_last=False, auto_insert_metric_name=False)]
         if early_stopping_patience is not None:
-            cbs.append(EarlyStoppingAfterStart(monitor=self.metric_name, mode=self.metric_mode,
-                                               patience=int(early_stopping_patience),
-                                               min_delta=float(early_stopping_min_delta or 0.0),
-                                               start_delta=float(early_stopping_start or 0.0)))
+            cbs.append(self.early_stopping(monitor=self.metric_name, mode=self.metric_mode,
+                                           patience=int(early_stopping_patience),
+                                           min_delta=float(early_stopping_min_delta or 0.0),
+                                           start_delta=float(early_stopping_start or 0.0)))
         return cbs
 
     def load_best(self, checkpoint) -> bool:

@@ -1,8 +1,8 @@
 """The LightningModule of the translation task (Peters et al. 2019's LSTM; the Transformer's extends it).
 
 What it adds to :class:`sparselab.training.seq2seq_module.Seq2SeqModule`: teacher-forced token accuracy
-(:class:`TokenAccuracy`) as the model-selection metric, target-token counting for the speed measurement,
-and a halving rule stepped after every validation even when validation runs every N steps across epochs
+(:class:`TokenAccuracy`) as the model-selection metric, early stopping by the MT reports' convergence rule
+(:class:`PlateauStopping`), target-token counting for the speed measurement, and a halving rule stepped after every validation even when validation runs every N steps across epochs
 (``check_val_every_n_epoch: null``).
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ import torch
 from torchmetrics import Metric
 
 from sparselab import mappings
+from sparselab.training.plateau_stopping import PlateauStopping
 from sparselab.training.seq2seq_module import Seq2SeqModule
 
 
@@ -43,6 +44,8 @@ class TranslationModule(Seq2SeqModule):
 
     metric_name = "val_acc"
     metric_mode = "max"
+    # stop by the MT reports' convergence rule, so a run ends exactly when its report calls it converged
+    early_stopping = PlateauStopping
     # training steps left out of the speed measurement: the first calls compile kernels (torch.compile of the
     # sparse mappings, 10-30 s on a CPU) and warm caches
     speed_warmup_steps = 5

@@ -32,6 +32,7 @@ from statistics import mean
 from typing import Any, Mapping, Sequence
 
 from sparselab import plots
+from sparselab.analysis import plateau
 from .extras import AUTOCOMPLETE, CONFIGS_MT, EXTRAS, write_extras
 from .. import mt_common
 from ..index import write_configs
@@ -309,7 +310,7 @@ def tokenization_lines(recs) -> list[str]:
 
 # ---------------------------------------------------------------- convergence
 WINDOW_VALIDATIONS = 3      # a run without early stopping (a fixed budget) is judged over its last 3 validations
-SMOOTH_VALIDATIONS = 2      # validations averaged into one point of the smoothed curve
+SMOOTH_VALIDATIONS = plateau.SMOOTH_VALIDATIONS     # the smoothing the translation task stops by
 
 
 def plateau_window(rec) -> tuple[int, int]:
@@ -324,9 +325,19 @@ def plateau_window(rec) -> tuple[int, int]:
     return every * int(patience or WINDOW_VALIDATIONS), SMOOTH_VALIDATIONS
 
 
+def plateau_gain(rec) -> float:
+    """The gain below which the window counts as flat: the run's early-stopping ``min_delta``, the one it stopped
+    by (``sparselab.training.plateau_stopping``); the kit's for a run without early stopping."""
+    task = rec.get("config", {}).get("task") or {}
+    if task.get("early_stopping_patience") is None or task.get("early_stopping_min_delta") is None:
+        return mt_common.PLATEAU_GAIN
+    return float(task["early_stopping_min_delta"])
+
+
 def convergence_of(rec) -> dict[str, Any]:
     window, smooth = plateau_window(rec)
-    return mt_common.convergence(rec.get("extra", {}).get("history", []), window=window, smooth=smooth)
+    return mt_common.convergence(rec.get("extra", {}).get("history", []), window=window, smooth=smooth,
+                                 gain=plateau_gain(rec))
 
 
 def convergence_rule_text() -> str:
