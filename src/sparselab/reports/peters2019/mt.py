@@ -343,8 +343,9 @@ def convergence_of(rec) -> dict[str, Any]:
 def convergence_rule_text() -> str:
     return (f"a run *stopped improving* when, over the window, both the smoothed validation token accuracy (mean of "
             f"{SMOOTH_VALIDATIONS} consecutive validations) and the best validation gained less than "
-            f"{mt_common.PLATEAU_GAIN} points; the window is the run's early-stopping patience in updates (the "
-            f"last {WINDOW_VALIDATIONS} validations for a run without one)")
+            f"{mt_common.PLATEAU_GAIN} points (the run's early-stopping min_delta where it has one); the window is "
+            f"the run's early-stopping patience in updates (the last {WINDOW_VALIDATIONS} validations for a run "
+            "without one). A run with early stopping trained until this rule fired (training/plateau_stopping.py)")
 
 
 def has_stopped_improving(rec) -> bool | None:
@@ -358,7 +359,7 @@ def convergence_rows(recs) -> list[list[Any]]:
     for r in recs:
         e, m = r.get("extra", {}), r["metrics"]
         stopped = e.get("stopped_early")
-        why = {True: "early stopping (patience reached)", False: "step budget"}.get(stopped, "not recorded")
+        why = {True: "early stopping (the rule below)", False: "step budget"}.get(stopped, "not recorded")
         conv = convergence_of(r)
         a, b = alphas(r)
         rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
