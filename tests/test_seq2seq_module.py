@@ -263,3 +263,11 @@ def test_plateau_stopping_needs_a_step_cadence_and_a_higher_is_better_metric():
         stop.window_steps()
     stop._trainer.val_check_interval = 750
     assert stop.window_steps() == 2250 and stop.gain == 0.25
+    # a run checkpointed under EarlyStoppingAfterStart resumes its start flag into PlateauStopping
+    from sparselab.training.seq2seq_module import EarlyStoppingAfterStart
+    old = EarlyStoppingAfterStart(monitor="val_acc", mode="max", patience=3, start_delta=1.0)
+    assert stop.state_key == old.state_key
+    old.started, old.first = True, 55.5
+    resumed = PlateauStopping(monitor="val_acc", mode="max", patience=3, start_delta=1.0)
+    resumed.load_state_dict(old.state_dict())
+    assert resumed.started and resumed.first == 55.5
