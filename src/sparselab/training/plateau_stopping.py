@@ -9,11 +9,15 @@ restores, so a resumed run stops where an uninterrupted one would.
 """
 from __future__ import annotations
 
+import logging
+
 import torch
 from lightning.pytorch.callbacks.early_stopping import EarlyStoppingReason
 
 from sparselab.analysis.plateau import SMOOTH_VALIDATIONS, convergence
 from sparselab.training.seq2seq_module import EarlyStoppingAfterStart
+
+log = logging.getLogger("sparselab")
 
 
 class PlateauStopping(EarlyStoppingAfterStart):
@@ -52,6 +56,8 @@ class PlateauStopping(EarlyStoppingAfterStart):
         if not conv["stopped"]:
             return False, None
         self.stopping_reason = EarlyStoppingReason.PATIENCE_EXHAUSTED
-        return True, (f"{self.monitor} stopped improving: over the last {conv['window']} steps the "
-                      f"{self.smooth}-validation smoothed curve gained {conv['trend']:+.2f} and the best "
-                      f"{conv['record']:+.2f} (both below {self.gain}). Signaling Trainer to stop.")
+        why = (f"{self.monitor} stopped improving: over the last {conv['window']} steps the {self.smooth}-validation "
+               f"smoothed curve gained {conv['trend']:+.2f} and the best {conv['record']:+.2f} (both below "
+               f"{self.gain}); stopping")
+        log.info(why)
+        return True, why
