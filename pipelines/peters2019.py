@@ -78,7 +78,9 @@ def plan(settings: list[str], seeds: list[int], ensemble: bool, launcher: str | 
     if mt is not None:
         sweeps += mt[0]
         options["mt"] = mt[1]
-    return Plan(sweeps=sweeps, launcher=launcher, options=options)
+    # the ensembles load the seeds' saved models: in lanes they wait for every other sweep
+    return Plan(sweeps=sweeps, launcher=launcher, options=options,
+                last=[f"peters2019/ensemble_{s}" for s in settings] if ensemble else [])
 
 
 PLANS = {

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -199,11 +201,12 @@ def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
          "seed=0"],
         ["-m", mt, "profile=smoke", "paths.runs=/r", "data.pair=de-en", "mapping.attn_alpha=1.5", "mapping.alpha=1.25",
          "seed=0"]]
-    launcher = ["hydra/launcher=parallel", "hydra.launcher.n_jobs=2"]
-    cpu = commands(monkeypatch, peters.PLANS["cpu"], "cpu", jobs=2)
+    launcher = []     # --jobs 1: one lane, Hydra's basic launcher (the lanes of --jobs 2: test_lanes_...)
+    cpu = commands(monkeypatch, peters.PLANS["cpu"], "cpu", jobs=1)
     assert cpu[:2] == [
         ["-m", "experiment=peters2019/baseline_medium", "profile=cpu", "paths.runs=/r", *launcher],
         ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0", *launcher]]
+    assert list(peters.PLANS["cpu"].last) == ["peters2019/ensemble_medium"]
     # issue 32: 3 seeds and their ensembles for output α and attention α in {1, 2}; MT de-en with 2 seeds
     assert cpu[2:6] == [
         ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,2.0",
@@ -262,7 +265,7 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
             return 0
 
     monkeypatch.setattr(subprocess, "Popen", Finished)
-    runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table2_mt"])
+    runner.run_plan(peters.PLANS["cpu"], "cpu", 1, "/r", only=["peters2019/table2_mt"])
     assert calls and all(c[1] == "experiment=peters2019/table2_mt" for c in calls)
     assert len(calls) == 4        # Table 2 (ja-en with 1 seed, de-en with 2), then the two Figure 4 grids
     with pytest.raises(runner.PipelineError, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
@@ -281,6 +284,72 @@ def test_configs_and_index_hide_machine_paths(tmp_path):
     html = index.write_index(tmp_path, "t", [], [rec], runs=runs).read_text()
     # placeholders are text in the page, not tags
     assert "&lt;runs root&gt;/.cache/mt" in html and "<runs root>" not in html and str(tmp_path) not in html
+
+
+def lane_events(monkeypatch, plan, jobs, failing=None, events=None):
+    """Run ``plan`` with fake sweeps: the first lane to start a sweep holds it 0.3 s (its jobs), a later lane
+    skips the held jobs (0.02 s); ``failing``'s sweep exits 3. Returns (lane, experiment, start, end, command)."""
+    events, held, guard = [] if events is None else events, set(), threading.Lock()
+
+    class Sweep:
+        def __init__(self, cmd, **kw):
+            self.experiment, self.cmd, self.start = cmd[4].split("=", 1)[1], cmd[3:], time.monotonic()
+            with guard:
+                self.first = self.experiment not in held
+                held.add(self.experiment)
+
+        def wait(self):
+            time.sleep(0.3 if self.first else 0.02)
+            events.append((threading.current_thread().name, self.experiment, self.start, time.monotonic(), self.cmd))
+            return 3 if self.experiment == failing else 0
+
+    monkeypatch.setattr(subprocess, "Popen", Sweep)
+    runner.run_plan(plan, "cpu", jobs, "/r")
+    return events
+
+
+def test_lanes_keep_every_slot_busy_across_sweep_boundaries(monkeypatch):
+    """--jobs 2 under the parallel launcher: 2 lanes each run every sweep (one job at a time, skipping the jobs the
+    other holds), so one lane starts the next sweep while the other still trains the last job of this one; the
+    sweeps of ``last`` (ensembles: they load earlier jobs' models) start only when every other sweep has ended."""
+    plan = runner.Plan(sweeps=[("a", ["x=1,2"]), ("b", []), ("ens", []), ("c", [])], launcher="parallel",
+                       last=["ens"])
+    events = lane_events(monkeypatch, plan, 2)
+    assert sorted(e[1] for e in events) == ["a", "a", "b", "b", "c", "c", "ens", "ens"]
+    assert len({e[0] for e in events}) == 2                               # two lanes
+    assert all(not any(o.startswith("hydra") for o in e[4]) for e in events)   # basic launcher, one job at a time
+    assert ["-m", "experiment=a", "profile=cpu", "paths.runs=/r", "x=1,2"] in [e[4] for e in events]
+    end = {x: max(e[3] for e in events if e[1] == x) for x in "abc"}
+    assert min(e[2] for e in events if e[1] == "ens") >= max(end.values())    # the ensembles wait for every sweep
+    assert min(e[2] for e in events if e[1] == "b") < end["a"]                 # no slot idles at the boundary
+    assert runner.lane_count("parallel", None) == 2            # conf/hydra/launcher/parallel.yaml n_jobs
+    assert runner.lane_count("parallel", 3) == 3 and runner.lane_count("parallel", 1) == 1
+    assert runner.lane_count("slurm", 4) == runner.lane_count(None, 4) == 1
+    assert runner.lane_count("parallel", 4, ["hydra.launcher.n_jobs=4"]) == 1  # --set tunes joblib: sweeps go there
+
+
+def test_two_lanes_run_each_job_of_a_real_sweep_once(tmp_path, capfd):
+    """Real sweeps in 2 lanes on one runs folder: every job ends with one finished record, none run twice (a lane
+    skips the job the other holds or has finished)."""
+    plan = runner.Plan(sweeps=[("martins2016/figure3_label_proportions", ["data.length=200", "data.num_labels=10"])],
+                       launcher="parallel")
+    runner.run_plan(plan, "smoke", 2, tmp_path)
+    recs = record.find(tmp_path, "smoke")
+    assert len(recs) == 4 and len({record.identity(r) for r in recs}) == 4   # 2 mixtures x 2 losses
+    assert all(r["status"] == "finished" for r in recs)
+    log = "".join(capfd.readouterr())
+    assert log.count("[sparselab][INFO] - finished ") == 4 and log.count(" - skip ") == 4
+
+
+def test_a_failing_lane_stops_the_plan_with_its_status(monkeypatch):
+    plan = runner.Plan(sweeps=[("a", []), ("b", []), ("ens", [])], launcher="parallel", last=["ens"])
+    with pytest.raises(runner.PipelineError) as err:
+        lane_events(monkeypatch, plan, 2, failing="b")
+    assert err.value.code == 3
+    events = []
+    with pytest.raises(runner.PipelineError):
+        lane_events(monkeypatch, plan, 2, failing="a", events=events)
+    assert sorted(e[1] for e in events) == ["a", "a"]        # after a failure no lane starts a sweep
 
 
 def test_launcher_option_submits_every_sweep_before_waiting(monkeypatch):

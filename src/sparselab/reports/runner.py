@@ -8,7 +8,8 @@ A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profi
 
 Sweeps run in a subprocess through ``python -m sparselab.run -m``; finished jobs with an unchanged
 config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
-``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
+Under the local ``parallel`` launcher with N jobs, the plan runs in N lanes side by side (:func:`run_lanes`), so
+no slot idles while the last job of a sweep ends. ``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
 (``slurm``: each job a SLURM job) all sweeps are submitted at once, and the report is written when every job
 has ended. ``--set`` adds overrides that say where jobs run, never what they compute (:data:`WHERE_KEYS`).
 """
@@ -18,6 +19,7 @@ import argparse
 import os
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -48,6 +50,7 @@ class Plan:
     sweeps: Sequence[tuple[str, Sequence[str]]]
     launcher: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    last: Sequence[str] = ()    # experiments whose jobs read other jobs' runs (ensembles): in lanes they run last
 
 
 def choose_profile(arg: str | None) -> str:
@@ -152,8 +155,69 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
     if launcher in SUBMITIT:
         wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in todo])
         return
+    lanes = lane_count(launcher or plan.launcher, jobs, extra)
+    if lanes > 1:
+        run_lanes(todo, lanes, profile, runs, extra, plan.last)
+        return
     for experiment, overrides in todo:
         sweep(experiment, profile, [*overrides, *where], runs=runs)
+
+
+def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()) -> int:
+    """Lanes for a plan: the local parallel launcher's job count (``--jobs``, else its config's ``n_jobs``); 1 for
+    any other launcher, or when ``--set`` tunes the launcher itself (then each sweep goes to joblib as before)."""
+    if launcher != "parallel" or any(o.startswith("hydra.launcher.") for o in extra):
+        return 1
+    if jobs is None:
+        from omegaconf import OmegaConf
+
+        jobs = int(OmegaConf.load(CONF_DIR / "hydra" / "launcher" / "parallel.yaml").n_jobs)
+    return max(int(jobs), 1)
+
+
+def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: str, runs=None,
+              extra: Sequence[str] = (), last: Sequence[str] = ()) -> None:
+    """Run the sweeps in ``lanes`` lanes side by side. Each lane runs every sweep in order, one job at a time (Hydra's
+    basic launcher), and skips a job another lane holds (the job's lock, ``sparselab.engine.execute``); so when one
+    lane reaches a sweep's last job the other starts the next sweep instead of waiting (joblib per sweep leaves a
+    slot idle there). Sweeps of ``last`` read earlier jobs' runs: they start when every lane has ended the others.
+    The first failing sweep's status is raised once every lane has stopped; a lane starts nothing after a failure."""
+    order = [s for s in todo if s[0] not in last] + [s for s in todo if s[0] in last]
+    n_first = sum(s[0] not in last for s in todo)
+    barrier = threading.Barrier(lanes)
+    codes: list[int] = []
+
+    def lane(k: int) -> None:
+        try:
+            for i, (experiment, overrides) in enumerate(order):
+                if i == n_first:
+                    barrier.wait()
+                if codes:
+                    return
+                print(f"[sparselab] lane {k + 1}/{lanes}: {experiment}", flush=True)
+                code = start_sweep(experiment, profile, [*overrides, *extra], runs=runs).wait()
+                if code:
+                    codes.append(code)
+                    barrier.abort()
+                    return
+        except threading.BrokenBarrierError:
+            return
+
+    threads = [threading.Thread(target=lane, args=(k,), daemon=True) for k in range(lanes)]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.5)   # a timed join lets Ctrl-C reach this thread
+    except KeyboardInterrupt:
+        # the sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted
+        barrier.abort()
+        for t in threads:
+            t.join()
+        raise PipelineError(None, 130) from None
+    if codes:
+        raise PipelineError(None, codes[0])
 
 
 def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
