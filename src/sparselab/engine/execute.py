@@ -169,7 +169,8 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        log.warning("skip %s: another process is running this job (pid %s)", run_dir, (previous or {}).get("pid"))
+        pid = (previous or {}).get("pid")   # None while the holder has not yet written its record
+        log.warning("skip %s: another process is running this job%s", run_dir, f" (pid {pid})" if pid else "")
         return previous or {"status": "running", "config_hash": chash}
     try:
         previous = record.read(run_dir)  # the holder before us may have finished it meanwhile
