@@ -194,7 +194,8 @@ def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: st
                     barrier.wait()
                 if codes:
                     return
-                print(f"[sparselab] lane {k + 1}/{lanes}: {experiment}", flush=True)
+                sys.stdout.write(f"[sparselab] lane {k + 1}/{lanes}: {experiment}\n")  # one write: lanes interleave
+                sys.stdout.flush()
                 code = start_sweep(experiment, profile, [*overrides, *extra], runs=runs).wait()
                 if code:
                     codes.append(code)
