@@ -25,6 +25,9 @@ def _probe_run(cfg, ctx):
     CALLS.append({"alpha": cfg.mapping.alpha, "dir": str(ctx.run_dir)})
     if cfg.task.get("fail"):
         raise RuntimeError("probe asked to fail")
+    if cfg.task.get("sigterm"):   # what Lightning's loops raise after a SIGTERM
+        from lightning.pytorch.utilities.exceptions import SIGTERMException
+        raise SIGTERMException(1)
     ctx.samples_seen += 100
     ctx.log_metrics({"loss": 0.5}, 1)
     return {"metrics": {"acc": 0.75, "alpha": float(cfg.mapping.alpha)}, "best": {"l2": 0.1}}
@@ -114,6 +117,17 @@ def test_failure_is_recorded_and_raised(tmp_path):
         engine.execute(cfg, tmp_path)
     rec = record.read(tmp_path)
     assert rec["status"] == "failed" and "probe asked to fail" in rec["error"]
+
+
+def test_a_sigterm_is_recorded_as_interrupted_not_failed(tmp_path):
+    """kill or a scheduler's preemption stops the job, it did not fail: the record says 'interrupted' (it resumes
+    from its last validation either way) and the run ends as Ctrl-C ends it."""
+    cfg = make_cfg()
+    with open_dict(cfg):
+        cfg.task.sigterm = True
+    with pytest.raises(engine.JobInterrupted):
+        engine.execute(cfg, tmp_path)
+    assert record.read(tmp_path)["status"] == "interrupted"
 
 
 @pytest.mark.parametrize("key,value,problem", [("mapping.alpha", 0, "must be > 0"),

@@ -76,9 +76,11 @@ class DataChanged(ConfigError):
 
 def _interrupted(err: BaseException) -> bool:
     # Lightning catches KeyboardInterrupt inside fit, tears down and calls exit(1): the SystemExit carries it
-    # as its context.
-    return isinstance(err, KeyboardInterrupt) or (isinstance(err, SystemExit)
-                                                   and isinstance(err.__context__, KeyboardInterrupt))
+    # as its context. A SIGTERM (kill, a scheduler's preemption) reaches us as Lightning's SIGTERMException.
+    from lightning.pytorch.utilities.exceptions import SIGTERMException
+
+    return isinstance(err, (KeyboardInterrupt, SIGTERMException)) or (
+        isinstance(err, SystemExit) and isinstance(err.__context__, KeyboardInterrupt))
 
 
 def _is_job_folder(path: Path) -> bool:
