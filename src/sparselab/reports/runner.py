@@ -254,7 +254,8 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--out", default=None, help=f"report directory (default reports/{paper}/<profile>)")
     ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
     ap.add_argument("--jobs", type=int, default=None,
-                    help="parallel jobs for profiles that use the parallel launcher (1 = sequential)")
+                    help="jobs side by side for profiles that use the parallel launcher: N lanes, each running "
+                         "the plan one job at a time (default: conf/hydra/launcher/parallel.yaml n_jobs; 1 = sequential)")
     ap.add_argument("--launcher", default=None, choices=launcher_options(),
                     help="the Hydra launcher of every sweep, replacing the plan's (conf/hydra/launcher): slurm submits "
                          "each job as a SLURM job, all sweeps at once, and the report is written when all have ended")
