@@ -3,7 +3,8 @@
 Usage: ``python pipelines/peters2019.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]``
 
 Runs (resumable: finished jobs are skipped) the sweeps ``peters2019/table1_<setting>`` with the
-profile's seeds and, where the profile ensembles, ``peters2019/ensemble_<setting>``; then the machine
+profile's seeds and, where the profile ensembles, ``peters2019/ensemble_<setting>`` (in lanes, ``--jobs N`` under
+the parallel launcher, the ensembles run after every other sweep: they load the seeds' models); then the machine
 translation sweeps ``peters2019/table2_mt`` (Table 2: α ∈ {1, 1.5, 2} tied for attention and output, per
 direction; Figure 4: de-en over attention α with output α 1.5 and over output α with attention α 1.5); then
 writes ``reports/peters2019/<profile>/`` (Table 1, sparsity and exactness, Figure 1-style examples; Table 2,
