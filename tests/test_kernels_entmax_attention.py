@@ -1,6 +1,8 @@
 """Issue 34: the fused Triton α-entmax attention (``sparselab.kernels.entmax_attention``) against the materialised
 path (``sparselab.mappings`` on the masked scores, then ``@ v``), forward and backward (q, k, v and α), on CPU
-through Triton's interpreter. float32 throughout: forward to 1e-5, dq/dk/dv to 1e-4, dα to 1e-3 relative."""
+through Triton's interpreter. float32 throughout: forward to 1e-5, dq/dk/dv to 1e-4 + 1e-4 relative, dα to 1e-3
+relative. The relative part is the float32 rounding of the reference's own sums, which torch orders by its thread
+count (a dk of about 10 moved by 1.1e-4 between 1 and 2 threads at α 1.01): rounding scales with the value."""
 from __future__ import annotations
 
 import importlib
@@ -27,7 +29,7 @@ if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fw
     ea = importlib.reload(ea)
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
-FWD_ATOL, GRAD_ATOL, DALPHA_RTOL = 1e-5, 1e-4, 1e-3
+FWD_ATOL, GRAD_ATOL, GRAD_RTOL, DALPHA_RTOL = 1e-5, 1e-4, 1e-4, 1e-3
 
 
 def materialised(q, k, v, alpha, key_padding_mask=None, causal=False):
@@ -69,7 +71,7 @@ def _compare(q, k, v, alpha, **kw):
     got = torch.autograd.grad(out, tensors, gout)
     want = torch.autograd.grad(ref, tensors, gout)
     for name, a, b in zip(("dq", "dk", "dv"), got, want):
-        torch.testing.assert_close(a, b, atol=GRAD_ATOL, rtol=0, msg=lambda m, n=name: f"{n}: {m}")
+        torch.testing.assert_close(a, b, atol=GRAD_ATOL, rtol=GRAD_RTOL, msg=lambda m, n=name: f"{n}: {m}")
     if len(tensors) == 4:
         torch.testing.assert_close(got[3], want[3], rtol=DALPHA_RTOL, atol=1e-6)
     return out
