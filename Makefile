@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 # torch is pinned to the CPU wheel these machines carry; a GPU user installs
 # their own torch first (docs/running.md, "Running on a cluster") and `make setup` keeps it.
 TORCH_PIN := torch==2.13.0
+UV_PIN := uv==0.13.9
 PROFILE ?=
 # a Hydra launcher for every job of a reproduce-<paper> plan (slurm: one SLURM job each), and overrides of where
 # jobs run (SET="hydra.launcher.partition=gpu trainer=ddp trainer.devices=4"): README "Running on a cluster"
@@ -32,7 +33,9 @@ help: ## list the targets
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/pip install -q $(TORCH_PIN)
-	$(VENV)/bin/pip install -q -e '.[dev,kernels]'
+	@# uv installs the rest in about a third of pip's time (uv resolves from PyPI only, so torch comes first, by pip)
+	@$(VENV)/bin/uv --version >/dev/null 2>&1 || $(VENV)/bin/pip install -q $(UV_PIN)
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[dev,kernels]'
 	@touch $@
 
 setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels] (idempotent, fast when done)

@@ -46,9 +46,10 @@ def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
             for experiment, overrides in plans[profile].sweeps:
                 expanded = jobs.expand(CONF_DIR, experiment, profile, overrides)
                 for job, cfg in zip(expanded, jobs.compose_all(CONF_DIR, expanded)):
-                    flat = leaves(record.semantic_config(cfg))
+                    resolved = record.resolved(cfg)   # once: resolving is most of the time
+                    flat = leaves(record.semantic_dict(resolved))
                     first = base.setdefault(experiment, flat)
-                    rows.append({"experiment": experiment, "overrides": job, "id": record.config_hash(cfg),
+                    rows.append({"experiment": experiment, "overrides": job, "id": record.job_id(resolved),
                                  "leaves": {k: v for k, v in flat.items() if first.get(k) != v}
                                  | {k: None for k in first if k not in flat}})
             out[paper][profile] = {"base": base, "jobs": rows}

@@ -55,18 +55,13 @@ def test_smoke_pipeline(tmp_path):
     from sparselab.reports.peters2019 import predictions
     rescored = predictions.rescore(out, predictions.builtin, excerpt.ROOT)
     assert len(rescored) == len(csv_lines) - 1 and all(r["agrees"] for r in rescored)
-    # deterministic given the records: re-writing the reports changes nothing in the .md tables
-    before = {n: (out / n).read_text() for n in ("table1.md", "sparsity.md", "examples.md", "per_language.csv")}
-    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out),
-                           "--report-only"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert before == {n: (out / n).read_text() for n in before}
     # the index renders the tables and shows the figures, with no absolute path of this machine
     index = (out / "index.html").read_text()
     assert index.count("<table>") >= 3 and "<img src='accuracy_by_alpha.png'" in index
     assert str(tmp_path) not in index and str(PROJECT) not in index
     assert broken_links(out / "index.html") == []            # every link of the index opens a file (issue 18)
-    # a clone: the report directory as committed, no run directories -> the same files, every figure redrawn (issue 35)
+    # a clone: the report directory as committed, no run directories -> the same files, every figure redrawn (issue 35);
+    # another process rebuilding every byte is also the check that the reports are deterministic given the records
     written = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.suffix != ".png"}
     clone = tmp_path / "clone" / "report"
     shutil.copytree(out, clone)

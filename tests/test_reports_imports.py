@@ -147,3 +147,16 @@ def test_the_paper_package_is_its_front_door(paper):
     assert package.PAPER == paper
     pipeline = (PROJECT / "pipelines" / f"{paper}.py").read_text(encoding="utf-8")
     assert f"from sparselab.reports import {paper} as report\n" in pipeline
+
+
+def test_a_report_starts_without_torch():
+    """Each paper's front door and the runner import no torch: every --report-only, and each pipeline before its
+    first sweep, saves the ~3 s of torch's import (the test suite runs dozens of them)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; " + "; ".join(f"import {REPORTS}.{p}" for p in PAPERS)
+            + f"; import {REPORTS}.runner; print(sorted(m for m in ('torch', 'lightning') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]", proc.stdout

@@ -3,12 +3,10 @@
 Start the Martins 2016 smoke pipeline on its Figure 3 sweep (16 jobs of about 2 s:
 the resume path is the same for every sweep, and the whole plan runs in
 test_martins2016_pipeline.py), SIGKILL it once some jobs have finished, run it
-again: finished jobs keep their records untouched, and the final table is
-byte-identical to that of an uninterrupted run.
+again: finished jobs keep their records untouched, each job has one record,
+and every number is the pinned one of an uninterrupted run.
 """
 from __future__ import annotations
-
-import re
 
 import json
 import os
@@ -24,6 +22,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 PIPELINE = PROJECT / "pipelines" / "martins2016.py"
 SWEEP = "martins2016/figure3_label_proportions"
 TABLES = ("figure3_label_proportions.md",)
+JOBS = 16
 
 
 def pipeline(runs: Path, out: Path, **popen):
@@ -48,9 +47,6 @@ def finished(runs: Path) -> dict[str, tuple[str, int]]:
 
 @pytest.mark.slow
 def test_sigkilled_sweep_resumes_without_rerunning(tmp_path):
-    reference = pipeline(tmp_path / "runs_ref", tmp_path / "out_ref")
-    assert reference.wait(timeout=900) == 0
-
     runs = tmp_path / "runs"
     proc = pipeline(runs, tmp_path / "out", start_new_session=True)
     deadline = time.time() + 600
@@ -66,14 +62,15 @@ def test_sigkilled_sweep_resumes_without_rerunning(tmp_path):
     assert len(after) > len(before), "the kill came after the last job: nothing was left to resume"
     for path, stamp in before.items():
         assert after[path] == stamp, f"{path} was re-run"
-    for name in TABLES:
-        assert results(tmp_path / "out" / name) == results(tmp_path / "out_ref" / name), name
-
-
-def results(path) -> str:
-    """A report's text without its job-time table (issue 37's per-dataset wall and CPU times, which a resumed sweep
-    measures anew): every number of a result must be the same."""
-    return re.sub(r"## Protocol and job time per dataset.*?(?=\n## |\Z)", "", path.read_text(), flags=re.S)
+    assert len(after) == JOBS      # one finished record per job: a job's folder is named by its identity
+    # every number is an uninterrupted run's: the pinned smoke numbers (tests/fixtures/smoke_metrics.json, from an
+    # uninterrupted pipeline), to what these L-BFGS fits guarantee across machines (test_martins2016_pipeline.py)
+    from smoke_numbers import FIXTURE
+    from sparselab.reports import martins2016, numbers
+    got = martins2016.numbers(runs, "smoke")
+    want = {r: v for r, v in json.loads(FIXTURE.read_text())["martins2016"].items() if r.startswith("figure3/")}
+    assert len(got) == len(want) == JOBS and numbers.diff(got, want, abs_tol=1e-4) == []
+    assert (tmp_path / "out" / TABLES[0]).stat().st_size > 0
 
 
 # ------------------------------------------------------------------ resume inside a job

@@ -6,7 +6,17 @@
 - :mod:`.head_roles`  positional, BPE-merging and interrogation heads (Correia et al. 2019, §5.2)
 - :mod:`.plateau`     whether a validation curve has stopped improving (MT early stopping and reports)
 """
-from .divergence import js_divergence, kl_divergence
-from .sparsity import SupportStats, support_size, teacher_forced_sparsity
+from __future__ import annotations
+
+import importlib
 
 __all__ = ["js_divergence", "kl_divergence", "SupportStats", "support_size", "teacher_forced_sparsity"]
+_HOME = {"js_divergence": "divergence", "kl_divergence": "divergence", "SupportStats": "sparsity",
+         "support_size": "sparsity", "teacher_forced_sparsity": "sparsity"}
+
+
+def __getattr__(name: str):
+    # imported on first use: a report that reads only .plateau then starts without torch (about 3 s a process)
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

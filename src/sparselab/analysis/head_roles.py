@@ -21,12 +21,12 @@ masks) are built from the BPE pieces by :func:`word_id_tensor` and :func:`questi
 """
 from __future__ import annotations
 
-import statistics
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import torch
 from torchmetrics import Metric
 
+from sparselab.analysis.head_summary import positional_heads  # noqa: F401 - still importable from here
 from sparselab.data.mt_preprocess import SEPARATOR
 
 # Moses's aggressive dash splitting writes "well-known" as "well @-@ known"; the paper merges such clusters too.
@@ -82,23 +82,6 @@ class PositionalHeads(Metric):
         n = self.pairs.clamp(min=1)
         return {"prev": self.prev_weight / n, "next": self.next_weight / n,
                 "prev_argmax": self.prev_hits.double() / n, "next_argmax": self.next_hits.double() / n}
-
-
-def positional_heads(stats_by_layer: Mapping[int, Mapping[str, Sequence[float]]], offset: int = -1,
-                     threshold: float = 0.9) -> dict:
-    """The positional heads for ``offset`` (−1 previous, +1 next) over every layer of one attention type, from
-    :meth:`PositionalHeads.compute` per layer: heads whose largest weight is on that token for at least
-    ``threshold`` of the queries (Voita et al. 2019), each with its confidence (mean weight on that token), and
-    the median confidence (None without such heads)."""
-    if offset not in (-1, 1):
-        raise ValueError(f"offset: expected -1 (previous token) or 1 (next token), got {offset!r}")
-    key = "prev" if offset == -1 else "next"
-    heads = [{"layer": int(layer), "head": h, "confidence": float(stats[key][h]),
-              "argmax_share": float(stats[f"{key}_argmax"][h])}
-             for layer, stats in sorted(stats_by_layer.items()) for h in range(len(stats[key]))
-             if float(stats[f"{key}_argmax"][h]) >= threshold]
-    median = statistics.median(h["confidence"] for h in heads) if heads else None
-    return {"offset": offset, "threshold": threshold, "heads": heads, "median_confidence": median}
 
 
 # ---------------------------------------------------------------- BPE-merging heads

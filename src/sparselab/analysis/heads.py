@@ -32,7 +32,7 @@ from torchmetrics import Metric
 
 from sparselab.mappings import Entmax
 
-KINDS = ("enc_self", "dec_self", "context")
+from sparselab.analysis.head_summary import KINDS  # noqa: E402,F401 - re-exported
 
 
 def _check(attn: torch.Tensor, query_mask: torch.Tensor, key_mask: torch.Tensor) -> None:

@@ -5,7 +5,7 @@
 settings for every profile are in one file, by name, and a shared task / data / model file names them only.
 
 ``${by_profile:S,C,P}`` picks the smoke, cpu or paper value by ``profile.name``; only settings that every paper
-shares (the engine's, the trainer's precision) still use it.
+shares (the engine's) still use it.
 
 ``${job_id:}`` is the job's identity (:func:`sparselab.engine.record.job_id` of the resolved config
 without its ``hydra`` node); the run folder is named by it (conf/config.yaml), so the same job under
@@ -15,7 +15,8 @@ another spelling (``mapping.alpha=1`` / ``1.0``, an explicit default ``seed=0``)
 ``tasks_per_node`` and ``gpus_per_node`` to the trainer (Lightning's ``SLURMEnvironment`` refuses a job whose
 tasks per node differ from its devices).
 
-``${paper_precision:}`` is the paper profile's training precision on this machine (:func:`_paper_precision`).
+``${precision:}`` is the trainer's precision: full float32 in smoke and cpu, the paper profile's on this machine
+(:func:`_paper_precision`).
 
 ``${excerpts:}`` is the folder of the data excerpts shipped in the package (:mod:`sparselab.data.excerpt`), the smoke
 profile's data root.
@@ -87,6 +88,13 @@ def _paper_precision():
     return "bf16-mixed"
 
 
+def _precision(*, _root_):
+    # not ${by_profile:…,${paper_precision:}}: OmegaConf resolves every argument, so each smoke or cpu config (and each
+    # report that composes one) imported torch to ask for a GPU it does not use
+    profile = _by_profile("smoke", "cpu", "paper", _root_=_root_)    # refuses an unknown profile name
+    return _paper_precision() if profile == "paper" else "32-true"
+
+
 def _validations(steps, every):
     """``${validations:STEPS,EVERY}``: a patience given in updates, as whole validations of a cadence of EVERY
     steps (rounded up); null stays null (no early stopping)."""
@@ -104,7 +112,7 @@ def _excerpts() -> str:
 
 
 def register() -> None:
-    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("paper_precision", _paper_precision),
+    for name, fn in (("slurm_tasks", _slurm_tasks), ("slurm_gpus", _slurm_gpus), ("precision", _precision),
                      ("excerpts", _excerpts), ("validations", _validations)):
         if not OmegaConf.has_resolver(name):
             OmegaConf.register_new_resolver(name, fn)

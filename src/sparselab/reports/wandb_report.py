@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 import wandb_workspaces.reports.v2 as wr
 from wandb_workspaces import expr
 
-from sparselab.analysis.heads import KINDS
+from sparselab.analysis.head_summary import KINDS
 from sparselab.reports.runner import PROFILES, report_dir
 
 STEP = "trainer/global_step"   # the x-axis of everything Lightning's WandbLogger logs

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from sparselab.analysis.heads import KINDS
+from sparselab.analysis.head_summary import KINDS
 
 from . import figures as draw
 from .. import mt_common

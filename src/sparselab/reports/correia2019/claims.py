@@ -48,8 +48,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from sparselab.analysis.head_roles import positional_heads
-from sparselab.analysis.heads import KINDS
+from sparselab.analysis.head_summary import KINDS, positional_heads
 
 from . import analysis as ana
 from .. import mt_common

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from sparselab.analysis.heads import KINDS
+from sparselab.analysis.head_summary import KINDS
 from sparselab import plots
 
 TITLES = {"enc_self": "encoder self-attention", "dec_self": "decoder self-attention", "context": "context attention"}

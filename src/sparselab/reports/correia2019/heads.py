@@ -11,7 +11,7 @@ from __future__ import annotations
 from statistics import median
 from typing import Any, Mapping, Sequence
 
-from sparselab.analysis.head_roles import positional_heads
+from sparselab.analysis.head_summary import positional_heads
 
 from .runs import LABELS, analysed, figure_pair, seed_of
 from ..tables import NONE, md_table
