@@ -21,18 +21,9 @@ import torch
 
 from sparselab import mappings
 from sparselab.analysis.heads import HeadStatistics
+from sparselab.training.schedules import inverse_sqrt
 from sparselab.training.seq2seq_module import EarlyStoppingAfterStart
 from sparselab.training.translation_module import TranslationModule
-
-
-def inverse_sqrt(warmup_steps: int):
-    """lr factor of step s (counted from 1): s / w during warm-up, then sqrt(w / s)."""
-    w = max(1, int(warmup_steps))
-
-    def factor(step: int) -> float:
-        s = step + 1
-        return s / w if s < w else (w / s) ** 0.5
-    return factor
 
 
 def is_alpha_parameter(name: str, model: torch.nn.Module) -> bool:

@@ -109,7 +109,7 @@ def paper_profile_config() -> Mapping[str, Any] | None:
 def alpha_room(alpha_lr: float, warmup: int, steps: int) -> float:
     """The sum of α's learning rate over ``steps`` steps of the warm-up / inverse-sqrt schedule: how far Adam
     (which moves a parameter by at most ~lr a step) can carry α's pre-sigmoid parameter."""
-    from sparselab.training.transformer_module import inverse_sqrt
+    from sparselab.training.schedules import inverse_sqrt
 
     factor = inverse_sqrt(warmup)
     return alpha_lr * sum(factor(s) for s in range(steps))
