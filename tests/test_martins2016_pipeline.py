@@ -81,3 +81,10 @@ def test_smoke_pipeline_writes_every_report(tmp_path):
     assert len(snli_runs) == 6
     images = [p for d in snli_runs for p in d.glob("wandb/offline-run-*/files/media/images/attention/*.png")]
     assert len(images) == 5   # every variant but "none"
+    # the W&B report: every panel reads a key that the plan's runs of its run sets logged, and they hold an image, a
+    # histogram and a table (test_wandb_panels.py checks the other papers on runs of their own)
+    from sparselab.reports import wandb_report
+    from wandb_panels_check import logs_every_media_kind, offline_runs, panel_problems
+    report = wandb_report.build("martins2016", profile="smoke")
+    runs = offline_runs((tmp_path / "runs").glob("smoke/*/*/*/wandb/offline-run-*"), report)
+    assert panel_problems(report, runs) == [] and logs_every_media_kind(runs)

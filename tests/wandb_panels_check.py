@@ -1,0 +1,81 @@
+"""What tests/test_wandb_panels.py checks of a paper's W&B report, on offline runs made elsewhere too: every panel
+reads a key that the runs of its run sets logged (test_martins2016_pipeline.py checks it on its plan's own runs)."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import wandb_workspaces.reports.v2 as wr
+
+from sparselab.reports import wandb_report as W
+
+
+def offline_runs(run_dirs, report=None) -> list[dict]:
+    """``[{"dir", "keys", "values"}]`` of the offline runs ``run_dirs`` (``.../wandb/offline-run-*``); with ``report``,
+    only the runs some run set of its panel grids selects (reading a run's keys costs a ``wandb`` process)."""
+    runs = [{"dir": d, "values": _config_values(d)} for d in sorted(run_dirs)]
+    if report is not None:
+        sets = [rs for b in report.blocks if isinstance(b, wr.PanelGrid) for rs in b.runsets]
+        runs = [r for r in runs if any(matches(rs, r) for rs in sets)]
+    for r in runs:
+        r["keys"] = W.logged_keys(r["dir"])
+    return runs
+
+
+def panel_problems(report, runs: list[dict]) -> list[str]:
+    """Every panel of ``report`` whose key no run of its run sets logged ([] when every panel reads one)."""
+    grids = [b for b in report.blocks if isinstance(b, wr.PanelGrid)]
+    assert grids and sum(len(g.panels) for g in grids) >= 10
+    return [m for g in grids for m in missing_keys(g, runs)]
+
+
+def logs_every_media_kind(runs: list[dict]) -> bool:
+    """An image, a histogram and a table among the runs' logged keys, and their files in the offline runs."""
+    kinds = {kind: sorted({k for r in runs for k, ks in r["keys"].items() if kind in ks})
+             for kind in ("image-file", "histogram", "table-file")}
+    assert all(kinds.values()), kinds
+    # the files behind them are in the offline runs, ready for `wandb sync`
+    media = [p for r in runs for p in (r["dir"] / "files" / "media").rglob("*") if p.is_file()]
+    assert any(p.suffix == ".png" for p in media) and any(p.name.endswith(".table.json") for p in media)
+    return True
+
+
+def _config_values(run_dir: Path) -> dict:
+    """The flat config of the job (its run record, beside the wandb folder), and its W&B group."""
+    from sparselab.reports.sweep import flatten
+
+    rec = json.loads((run_dir.parents[1] / "run.json").read_text())
+    return {**flatten(rec["config"]), "Group": rec["config"]["experiment_name"]}
+
+
+TERM = re.compile(r"""(Metric|Config)\("([^"]+)"\) == ('[^']*'|[-0-9.eE]+|True|False|None)""")
+
+
+def matches(runset: wr.Runset, run: dict) -> bool:
+    """Whether a run passes the run set's filter: a conjunction of ``Metric("Group") == …`` / ``Config(k) == v``
+    terms, as ``wandb_report`` builds them (anything else in the filter is a failure of this test)."""
+    terms = TERM.findall(runset.filters)
+    rest = TERM.sub("", runset.filters).replace("and", "").strip()
+    assert terms and not rest, f"filter not understood by this test: {runset.filters!r}"
+    return all(run["values"].get(name) == ast.literal_eval(value) for _, name, value in terms)
+
+
+def missing_keys(grid: wr.PanelGrid, runs: list[dict]) -> list[str]:
+    """Panels of ``grid`` reading a key that none of the grid's runs logged, as ``title: where key``."""
+    selected = [r for r in runs if any(matches(rs, r) for rs in grid.runsets)]
+    if not selected:
+        return [f"run sets {[rs.name for rs in grid.runsets]}: no smoke run matches"]
+    bad = []
+    for panel in grid.panels:
+        for where, key in W.panel_keys(panel):
+            if where == "regex":
+                ok = any(re.search(key, k) and "history" in kinds for r in selected for k, kinds in r["keys"].items())
+            else:
+                ok = any(where in r["keys"].get(key, ()) for r in selected)
+            if not ok:
+                bad.append(f"{W.describe(panel)['title']}: {where} {key}")
+    return bad
+
+
