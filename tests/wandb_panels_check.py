@@ -12,15 +12,24 @@ import wandb_workspaces.reports.v2 as wr
 from sparselab.reports import wandb_report as W
 
 
+class _Run(dict):
+    """An offline run; its logged ``keys`` are read on first use (a ``wandb`` process each, about 1 s: a panel is
+    satisfied by the first run that logged its key, so most runs of a plan are never read)."""
+
+    def __missing__(self, key):
+        if key != "keys":
+            raise KeyError(key)
+        self["keys"] = W.logged_keys(self["dir"])
+        return self["keys"]
+
+
 def offline_runs(run_dirs, report=None) -> list[dict]:
-    """``[{"dir", "keys", "values"}]`` of the offline runs ``run_dirs`` (``.../wandb/offline-run-*``); with ``report``,
-    only the runs some run set of its panel grids selects (reading a run's keys costs a ``wandb`` process)."""
-    runs = [{"dir": d, "values": _config_values(d)} for d in sorted(run_dirs)]
+    """``[{"dir", "values", "keys"}]`` of the offline runs ``run_dirs`` (``.../wandb/offline-run-*``); with ``report``,
+    only the runs some run set of its panel grids selects."""
+    runs = [_Run(dir=d, values=_config_values(d)) for d in sorted(run_dirs)]
     if report is not None:
         sets = [rs for b in report.blocks if isinstance(b, wr.PanelGrid) for rs in b.runsets]
         runs = [r for r in runs if any(matches(rs, r) for rs in sets)]
-    for r in runs:
-        r["keys"] = W.logged_keys(r["dir"])
     return runs
 
 
@@ -33,8 +42,13 @@ def panel_problems(report, runs: list[dict]) -> list[str]:
 
 def logs_every_media_kind(runs: list[dict]) -> bool:
     """An image, a histogram and a table among the runs' logged keys, and their files in the offline runs."""
-    kinds = {kind: sorted({k for r in runs for k, ks in r["keys"].items() if kind in ks})
-             for kind in ("image-file", "histogram", "table-file")}
+    kinds: dict[str, set] = {"image-file": set(), "histogram": set(), "table-file": set()}
+    for r in runs:
+        for k, ks in r["keys"].items():
+            for kind in ks & kinds.keys():
+                kinds[kind].add(k)
+        if all(kinds.values()):
+            break
     assert all(kinds.values()), kinds
     # the files behind them are in the offline runs, ready for `wandb sync`
     media = [p for r in runs for p in (r["dir"] / "files" / "media").rglob("*") if p.is_file()]
