@@ -119,7 +119,7 @@ def test_smoke_reports_rebuild_from_their_committed_records(runs, tmp_path):
     assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
     # the extras hold what the reports read, no machine path: examples / autocomplete sentences of the runs shown
     rows = [json.loads(x) for name in extras.EXTRAS.values() for x in (out / name).read_text().splitlines()]
-    assert len(rows) == 33 and str(tmp_path) not in "".join((out / n).read_text() for n in extras.EXTRAS.values())
+    assert len(rows) == 23 and str(tmp_path) not in "".join((out / n).read_text() for n in extras.EXTRAS.values())
     assert sum("examples" in r["extra"] for r in rows) == 3 and sum("autocomplete" in r["extra"] for r in rows) == 3
     members = [m for r in rows for m in r["extra"].get("members", [])]
     assert members and all(set(m) == {"seed"} for m in members)

@@ -30,9 +30,8 @@ import torch
 from torch import nn
 from torchmetrics import Metric
 
+from sparselab.analysis.head_summary import KINDS  # noqa: F401 - re-exported
 from sparselab.mappings import Entmax
-
-from sparselab.analysis.head_summary import KINDS  # noqa: E402,F401 - re-exported
 
 
 def _check(attn: torch.Tensor, query_mask: torch.Tensor, key_mask: torch.Tensor) -> None:

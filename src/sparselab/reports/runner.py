@@ -147,13 +147,16 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
     """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
     translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are.
     ``launcher`` replaces the plan's launcher; under a submitit one every sweep is submitted at once (the jobs
-    queue on the cluster, not here) and this returns when all have ended. ``extra``: ``--set`` overrides."""
+    queue on the cluster, not here), those of ``plan.last`` once the others have ended, and this returns when all
+    have ended. ``extra``: ``--set`` overrides."""
     check_only(plan, profile, only)
     check_set(extra)
     where = [*launcher_overrides(plan.launcher, jobs, launcher), *extra]
     todo = [(e, o) for e, o in plan.sweeps if not only or e in only]
     if launcher in SUBMITIT:
-        wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in todo])
+        # the sweeps of ``last`` (ensembles) load other jobs' models: they are submitted once those have ended
+        for group in ([s for s in todo if s[0] not in plan.last], [s for s in todo if s[0] in plan.last]):
+            wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in group])
         return
     lanes = lane_count(launcher or plan.launcher, jobs, extra)
     if lanes > 1:
