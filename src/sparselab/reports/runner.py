@@ -154,9 +154,8 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
     where = [*launcher_overrides(plan.launcher, jobs, launcher), *extra]
     todo = [(e, o) for e, o in plan.sweeps if not only or e in only]
     if launcher in SUBMITIT:
-        # the sweeps of ``last`` (ensembles) load other jobs' models: they are submitted once those have ended
-        for group in ([s for s in todo if s[0] not in plan.last], [s for s in todo if s[0] in plan.last]):
-            wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in group])
+        for phase in phases(todo, plan.last):
+            wait_sweeps([start_sweep(e, profile, [*o, *where], runs=runs) for e, o in phase])
         return
     lanes = lane_count(launcher or plan.launcher, jobs, extra)
     if lanes > 1:
@@ -164,6 +163,12 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
         return
     for experiment, overrides in todo:
         sweep(experiment, profile, [*overrides, *where], runs=runs)
+
+
+def phases(todo: Sequence[tuple[str, Sequence[str]]], last: Sequence[str]) -> tuple[list, list]:
+    """The sweeps in two phases, each in plan order: the sweeps of ``last`` (ensembles, which load other jobs'
+    models) start only once every other sweep has ended."""
+    return [s for s in todo if s[0] not in last], [s for s in todo if s[0] in last]
 
 
 def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()) -> int:
@@ -185,8 +190,8 @@ def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: st
     lane reaches a sweep's last job the other starts the next sweep instead of waiting (joblib per sweep leaves a
     slot idle there). Sweeps of ``last`` read earlier jobs' runs: they start when every lane has ended the others.
     The first failing sweep's status is raised once every lane has stopped; a lane starts nothing after a failure."""
-    order = [s for s in todo if s[0] not in last] + [s for s in todo if s[0] in last]
-    n_first = sum(s[0] not in last for s in todo)
+    first, then = phases(todo, last)
+    order, n_first = [*first, *then], len(first)
     barrier = threading.Barrier(lanes)
     codes: list[int] = []
 
