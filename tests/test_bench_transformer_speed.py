@@ -7,6 +7,7 @@ import re
 import pytest
 
 from sparselab.data.root import PROJECT_ROOT
+from sparselab.mappings import _compile
 
 from scripts import load_script
 from reference_data import needs_reference
@@ -20,8 +21,11 @@ def _load(monkeypatch):
 
 
 @needs_reference
-@pytest.mark.slow   # ~40 s on 2 busy cores: torch.compile of the sparse kernels
+@pytest.mark.slow
 def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device, capfd):
+    # eager mappings: the benchmark has no code of its own for the compiled kernels, and compiling them for these
+    # shapes on a cold cache took ~40 s of the suite (test_mappings_compiled.py tests them)
+    monkeypatch.setattr(_compile, "ENABLED", False)
     bench = _load(monkeypatch)
     out = tmp_path / "speed.md"
     assert bench.main(["--profile", "smoke", "--quick", "--threads", "1", "--device", str(device),

@@ -49,6 +49,26 @@ def test_learned_alpha_reads_the_device_once_per_call(monkeypatch):
     assert torch.equal(y, M.entmax_bisect(x, m.alpha.reshape(1, 2, 1, 1)))
 
 
+@pytest.mark.skipif(not _compile.ENABLED, reason="SPARSELAB_COMPILE=0")
+@pytest.mark.parametrize("name", ["sparsemax", "entmax15", "bisect_1.5"])
+def test_fixed_alpha_kernels_read_the_device_once_per_call(monkeypatch, name):
+    """The compiled sort-free kernels read once per call, the exactness check, and once more only to re-solve rows
+    it found (sparsemax/1.5-entmax: `any` then the rows' `nonzero`; bisection: the rows' `nonzero` itself). A
+    training step's count (`tests/test_host_syncs.py`) runs eager; this is the compiled path's, per call."""
+    fn = {"sparsemax": M.sparsemax, "entmax15": M.entmax15, "bisect_1.5": lambda v: M.entmax_bisect(v, 1.5)}[name]
+    x = _x(2)
+    assert _compile.use_compiled(x)
+    fn(x)  # compile outside the count
+    fixed = []
+    monkeypatch.setattr(_compile, "fix_rows", lambda p, *a, _f=_compile.fix_rows: fixed.append(1) or _f(p, *a))
+    with count_host_reads(monkeypatch) as counts:
+        y = fn(x)
+    check = "nonzero" if name.startswith("bisect") else "__bool__"
+    assert counts[check] == 1 and counts["item"] == counts["tolist"] == 0, counts
+    assert sum(counts.values()) == 1 + len(fixed), (counts, len(fixed))
+    assert torch.allclose(y.sum(-1), torch.ones(y.shape[:-1]), atol=1e-5)
+
+
 def test_invalid_alpha_still_fails_clearly():
     x = _x()
     with pytest.raises(ValueError, match="alpha: must not contain NaN"):
