@@ -54,9 +54,9 @@ SPECIALIZE_FLOAT: bool = True
 
 
 def rows2d(t: torch.Tensor) -> torch.Tensor:
-    """(..., n) -> (R, n): kernels always see 2-D rows, so a new batch shape is
-    a new size (one dynamic recompile), not a new rank (a new graph)."""
-    return t.reshape(-1, t.shape[-1])
+    """(..., n) -> (R, n): kernels always see 2-D contiguous rows, so a new batch shape is
+    a new size (one dynamic recompile), not a new rank or stride (a new graph)."""
+    return t.reshape(-1, t.shape[-1]).contiguous()
 
 
 def run(fn, *args):
@@ -68,6 +68,10 @@ def run(fn, *args):
     c = _compiled.get(fn)
     if c is None:
         c = _compiled[fn] = torch.compile(fn, dynamic=None)
+    if not torch.is_grad_enabled():
+        # inside our autograd Functions: without this, an input that requires grad (training) and one that does
+        # not (validation) compile two graphs of the same kernel
+        args = tuple(a.detach() if isinstance(a, torch.Tensor) else a for a in args)
     removed: list[str] = []
     while True:
         try:
