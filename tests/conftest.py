@@ -23,12 +23,13 @@ def device(request) -> torch.device:
     return torch.device(request.param)
 
 
-# The files that take longest, longest first (pytest --durations on 2 cores, issue 36). `make test` runs them before
-# all others (--dist loadfile --no-loadscope-reorder), so that no long file starts last and leaves one worker idle
-# at the end; the rest keep their collection order.
-LONGEST_FIRST = ("test_peters2019_pipeline.py", "test_resume.py", "test_ddp.py", "test_correia2019_pipeline.py",
-                 "test_wandb_panels.py", "test_martins2016_pipeline.py", "test_trust.py", "test_pipeline_slurm.py",
-                 "test_job_ids.py", "test_compile_cache.py", "test_reports_sweep.py")
+# The files that take longest, longest first (pytest --durations on 2 cores with a cold torch.compile cache, as on a
+# fresh CI machine; issue 36). `make test` runs them before all others (--dist loadfile --no-loadscope-reorder), so
+# that no long file starts last and leaves one worker idle at the end; the rest keep their collection order.
+LONGEST_FIRST = ("test_mappings_compiled.py", "test_peters2019_pipeline.py", "test_ddp.py", "test_resume.py",
+                 "test_mappings_oracle.py", "test_correia2019_pipeline.py", "test_trust.py",
+                 "test_martins2016_pipeline.py", "test_wandb_panels.py", "test_job_ids.py", "test_compile_cache.py",
+                 "test_pipeline_slurm.py", "test_reports_sweep.py")
 
 
 def pytest_collection_modifyitems(items):
