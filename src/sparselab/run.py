@@ -39,20 +39,8 @@ warnings.filterwarnings("ignore", message=r".*isinstance\(treespec, LeafSpec\)",
 
 
 
-def _quiet_lightning() -> None:
-    # `import lightning` installs its own handlers; under Hydra every line would print twice.
-    for name in list(logging.root.manager.loggerDict):
-        if name.startswith("lightning") or name.startswith("pytorch_lightning"):
-            lg = logging.getLogger(name)
-            lg.handlers.clear()
-            lg.propagate = True
-
-
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig):
-    import lightning  # noqa: F401 - import first so its handlers exist to be cleared
-
-    _quiet_lightning()
     from sparselab.engine.execute import execute
 
     hc = HydraConfig.get()

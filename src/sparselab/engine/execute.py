@@ -74,6 +74,20 @@ class DataChanged(ConfigError):
     """A finished job whose data files differ from what is there now (its result is not reused)."""
 
 
+def _lightning():
+    """Lightning, imported only by a job that trains: a skipped or refused job does not pay its import (seconds).
+    Imported before any task module, whose Lightning imports would install Lightning's own log handlers: they are
+    cleared here, as under Hydra every line would print twice."""
+    import lightning as L
+
+    for name in list(logging.root.manager.loggerDict):
+        if name.startswith("lightning") or name.startswith("pytorch_lightning"):
+            lg = logging.getLogger(name)
+            lg.handlers.clear()
+            lg.propagate = True
+    return L
+
+
 def _interrupted(err: BaseException) -> bool:
     # Lightning catches KeyboardInterrupt inside fit, tears down and calls exit(1): the SystemExit carries it
     # as its context. A SIGTERM (kill, a scheduler's preemption) reaches us as Lightning's SIGTERMException.
@@ -162,8 +176,7 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
         # A DDP child rank (Lightning re-runs the command line with the rank in the environment): it trains its
         # shard inside the job rank 0 holds the lock of and writes no record.
         with threadpool_limits(limits=threads):
-            import lightning as L
-
+            L = _lightning()
             L.seed_everything(int(cfg.seed), workers=True, verbose=False)
             return task_function(cfg.task.name)(cfg, _context(cfg, run_dir, None, False)) or {}
 
@@ -196,8 +209,7 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
     t0 = time.time()
     run = None
     try:
-        import lightning as L
-
+        L = _lightning()
         L.seed_everything(int(cfg.seed), workers=True, verbose=False)
         run = wandb_run.start(cfg, run_dir, _run_name(run_dir))
         ctx = _context(cfg, run_dir, run, interactive)
