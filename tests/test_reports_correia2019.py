@@ -165,6 +165,19 @@ def make_record(run_dir: Path, variant: str, seed: int, n_hyps: int = 3, speed: 
 
 @pytest.fixture
 def runs(tmp_path):
+    return make_runs(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The runs of :func:`make_runs` and their reports, written once for the tests that only read them."""
+    base = tmp_path_factory.mktemp("correia_built")
+    root = make_runs(base)
+    rep.write_reports("smoke", base / "report", OPTIONS, root, REF)
+    return root, base / "report"
+
+
+def make_runs(tmp_path):
     """de-en: softmax seeds 0 and 1, 1.5-entmax and α-entmax seed 0, the learned output α seed 0; a run with mixed
     normalizers (left out) and a failed run (ignored)."""
     root = tmp_path / "runs"
@@ -228,9 +241,8 @@ def test_collect_keeps_table1_cells_and_names_the_others(runs):
 
 
 # ---------------------------------------------------------------- Table 1
-def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
-    out = tmp_path / "report"
-    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+def test_table1_cells_match_the_records_and_the_paper(built):
+    runs, out = built
     text = (out / "table1_bleu.md").read_text()
     recs = {(runs_mod.variant_of(r), runs_mod.seed_of(r)): r for r in runs_mod.collect(runs, "smoke")[0]}
     tok = {row[0]: row for row in table(text, "## Tokenized BLEU")}
@@ -246,7 +258,7 @@ def test_table1_cells_match_the_records_and_the_paper(runs, tmp_path):
     assert detok["1.5-entmax"][1] == f"{recs[('entmax15', 0)]['metrics']['bleu']:.2f}"
     assert "Table 1 scored on `multi30k/test2016` (3 sentences)" in text and "paper: IWSLT17 test" in text
     assert "Left out: 1 finished run(s)" in text and "`smoke/correia2019/table1_bleu/run/mixed`" in text
-    assert "/somewhere" not in text and str(tmp_path) not in text
+    assert "/somewhere" not in text and str(out.parent) not in text
     conv = table(text, "## Convergence of each run")
     assert [r[10] for r in conv].count("no: ended at step 30 of the 40 budget (early stopping)") == 1
     assert len(conv) == 5 and "equal budgets: **no**" in text
@@ -272,9 +284,8 @@ def test_output_alpha_verdict_is_read_from_the_numbers(runs):
     assert rows[-1][:5] == ["de-en", "output α (final)", "1 (softmax)", 1, "1.700"]
 
 
-def test_bleu_files_reproduce_every_bleu(runs, tmp_path):
-    out = tmp_path / "report"
-    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+def test_bleu_files_reproduce_every_bleu(built):
+    _, out = built
     text = (out / "table1_bleu.md").read_text()
     rows = table(text, "## Re-checking every BLEU")
     assert len(rows) == 5 * 2 * 2                      # runs x (test, iwslt17) x (detok, tok)
@@ -302,9 +313,8 @@ def test_bimodality_check():
     assert ana.is_bimodal(ana.alpha_stats(two)) and not ana.is_bimodal(ana.alpha_stats(one))
 
 
-def test_analysis_text_states_each_claim_from_the_records(runs, tmp_path):
-    out = tmp_path / "report"
-    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+def test_analysis_text_states_each_claim_from_the_records(built):
+    _, out = built
     text = (out / "analysis.md").read_text()
     assert ("of 18 heads 18 moved, 18 fell first (toward softmax) and 18 of those then rose by τ (sparser), 0 rose "
             "first; |α − α₀| at the last recorded step 20: mean 0.100, largest 0.100 — **holds**") in text
@@ -664,9 +674,10 @@ def test_committed_files_rebuild_every_report_without_run_directories(runs, tmp_
     assert "host" not in alpha and "pid" not in alpha
 
 
-def test_committed_rows_must_pair_up(runs, tmp_path):
-    out = tmp_path / "report"
-    rep.write_reports("smoke", out, OPTIONS, runs, REF)
+def test_committed_rows_must_pair_up(built, tmp_path):
+    import shutil
+
+    out = shutil.copytree(built[1], tmp_path / "report")
     assert runs_mod.committed(tmp_path / "nowhere", tmp_path / "runs") == []
     lines = (out / runs_mod.EXTRAS).read_text().splitlines()
     (out / runs_mod.EXTRAS).write_text("\n".join(lines[1:]) + "\n")
