@@ -103,26 +103,36 @@ def _bad_config(cfg: DictConfig) -> str | None:
     return None
 
 
-def _bad_values(args: list[str]) -> str | None:
-    """Every value (each point of a sweep) of a key that sparselab.engine.checks judges alone, e.g. seed=0,-1."""
+def _values(args: list[str], keys) -> list[tuple[str, str]]:
+    """``(key, value)`` for every value (each point of a sweep) of the command line's overrides of ``keys``."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    from sparselab.engine.checks import CHECKS, check_value
-    from sparselab.errors import ConfigError
-
-    lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in CHECKS]
+    lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in keys]
     try:
         parsed = OverridesParser.create().parse_overrides(lines)
     except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
-        return None
+        return []
+    out = []
     for o in parsed:
         try:
             values = list(o.sweep_string_iterator()) if o.is_sweep_override() else [o.get_value_element_as_str()]
-            for v in values:
-                check_value(o.key_or_group, v)
+        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
+            continue
+        out += [(o.key_or_group, v) for v in values]
+    return out
+
+
+def _bad_values(args: list[str]) -> str | None:
+    """Every value (each point of a sweep) of a key that sparselab.engine.checks judges alone, e.g. seed=0,-1."""
+    from sparselab.engine.checks import CHECKS, check_value
+    from sparselab.errors import ConfigError
+
+    for key, value in _values(args, CHECKS):
+        try:
+            check_value(key, value)
         except ConfigError as err:
             return f"error: {err}"
-        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
+        except Exception:  # noqa: BLE001 - anything else: the job judges it when it runs
             continue
     return None
 
@@ -130,28 +140,16 @@ def _bad_values(args: list[str]) -> str | None:
 def _bad_alpha(args: list[str]) -> str | None:
     """Every value of an α override (each point of a sweep) checked by the mappings' own rule, before any data
     is read or any run folder made."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
     from sparselab.engine.execute import ALPHA_KEYS
     from sparselab.mappings._validate import check_alpha_float
 
-    lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in ALPHA_KEYS]
-    try:
-        parsed = OverridesParser.create().parse_overrides(lines)
-    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
-        return None
-    for o in parsed:
+    for key, value in _values(args, ALPHA_KEYS):
+        if value == "null":
+            continue  # a learned α: the mapping config says what it starts from
         try:
-            values = list(o.sweep_string_iterator()) if o.is_sweep_override() else [o.get_value_element_as_str()]
-        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
-            continue
-        for v in values:
-            if v == "null":
-                continue  # a learned α: the mapping config says what it starts from
-            try:
-                check_alpha_float(v, o.key_or_group)
-            except ValueError as err:
-                return f"error: {err}"
+            check_alpha_float(value, key)
+        except ValueError as err:
+            return f"error: {err}"
     return None
 
 
