@@ -130,6 +130,15 @@ def test_a_sigterm_is_recorded_as_interrupted_not_failed(tmp_path):
     assert record.read(tmp_path)["status"] == "interrupted"
 
 
+def test_a_ctrl_c_during_lightnings_import_is_an_interruption(monkeypatch):
+    """A Ctrl-C that lands while Lightning is being imported (seen under load: the job exited 1 with an
+    AttributeError from the half-initialised package) is an interruption: the check reads, it never imports."""
+    # importing the module that defines SIGTERMException now raises, as the half-initialised package did
+    monkeypatch.setitem(sys.modules, "lightning.pytorch.utilities.exceptions", None)
+    assert engine._interrupted(KeyboardInterrupt()) is True
+    assert engine._interrupted(RuntimeError("a failure")) is False
+
+
 @pytest.mark.parametrize("key,value,problem", [("mapping.alpha", 0, "must be > 0"),
                                                ("mapping.attn_alpha", "nan", "must not be NaN"),
                                                ("mapping.alpha", "abc", "expected a number > 0"),

@@ -5,6 +5,7 @@ import importlib
 import logging
 import os
 import re
+import sys
 import time
 import traceback
 from pathlib import Path
@@ -91,9 +92,11 @@ def _lightning():
 def _interrupted(err: BaseException) -> bool:
     # Lightning catches KeyboardInterrupt inside fit, tears down and calls exit(1): the SystemExit carries it
     # as its context. A SIGTERM (kill, a scheduler's preemption) reaches us as Lightning's SIGTERMException.
-    from lightning.pytorch.utilities.exceptions import SIGTERMException
-
-    return isinstance(err, (KeyboardInterrupt, SIGTERMException)) or (
+    # Read from sys.modules, not imported: a Ctrl-C in the middle of Lightning's own import leaves it half
+    # initialised, and importing it again here would raise instead of recording the interruption.
+    exceptions = sys.modules.get("lightning.pytorch.utilities.exceptions")
+    sigterm = getattr(exceptions, "SIGTERMException", None)
+    return isinstance(err, KeyboardInterrupt) or (sigterm is not None and isinstance(err, sigterm)) or (
         isinstance(err, SystemExit) and isinstance(err.__context__, KeyboardInterrupt))
 
 
