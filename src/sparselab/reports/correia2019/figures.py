@@ -141,18 +141,23 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
     side = 0.2 * max(len(query_tokens), len(key_tokens)) + 0.8   # inches per panel; labels only on the outer ones
     plt = plots.pyplot()
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows), squeeze=False)
-    cmap = plt.cm.OrRd.copy()
-    cmap.set_bad("white")
+    cmap = plt.get_cmap("OrRd").with_extremes(bad="white")
     for h, ax in enumerate(axes.flat):
         if h >= H:
             ax.axis("off")
             continue
         ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
-        # every panel has the same tokens: label the outer ones only (drawing 24 panels' labels took most of the
-        # 5 s a map cost, and made each label too small to read)
+        # every panel has the same tokens: ticks and labels on the outer ones only (a tick is a matplotlib object:
+        # the inner panels' unlabelled ticks were most of a report's drawing time, and too small to read)
         no_panel_below, first_column = h + ncols >= H, h % ncols == 0
-        ax.set_xticks(range(len(key_tokens)), key_tokens if no_panel_below else [], rotation=90, fontsize=7)
-        ax.set_yticks(range(len(query_tokens)), query_tokens if first_column else [], fontsize=7)
+        if no_panel_below:
+            ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)
+        else:
+            ax.set_xticks([])
+        if first_column:
+            ax.set_yticks(range(len(query_tokens)), query_tokens, fontsize=7)
+        else:
+            ax.set_yticks([])
         ax.set_title(head_titles[h] if head_titles else f"head {h}", fontsize=9)
     if title:
         fig.suptitle(title)
