@@ -17,10 +17,6 @@ from sparselab.reports.reference import reference
 from reference_data import needs_reference
 
 COMMITTED = PROJECT / "reports" / "peters2019" / "cpu"
-# the folder committed before issue 32's plan finished holds the earlier protocol's records, without run extras
-EARLIER = not (COMMITTED / "run_extras.jsonl").exists()
-earlier_protocol = pytest.mark.skipif(not EARLIER, reason="the committed cpu report is issue 32's protocol")
-issue32_protocol = pytest.mark.skipif(EARLIER, reason="the committed cpu report predates issue 32's plan (still running)")
 
 
 def stored(name: str, folder=COMMITTED) -> list[dict]:
@@ -75,47 +71,6 @@ def bootstrap_mismatches(folder=COMMITTED) -> list[str]:
     return bad
 
 
-@earlier_protocol
-@needs_reference
-def test_committed_claims_are_computed_from_the_committed_records():
-    table1 = grid_records()
-    mt = stored("runs_mt.jsonl")
-    assert len(table1) == 9, "the cpu plan's 3×3 grid (medium, one seed)"
-    groups = {"medium": peters2019.by_config(table1)}
-    pvalues = committed_pvalues()
-    assert pvalues[("de-en", 1.0)] > 0.05 and len(pvalues) == 4
-    text = peters2019_claims.claims_text("cpu", groups, mt, reference("peters2019"), None, pvalues)
-    assert text == (COMMITTED / "claims.md").read_text(encoding="utf-8")
-
-
-@earlier_protocol
-def test_committed_claims_verdicts_match_the_grid_numbers():
-    """The acceptance's inflection rule re-derived from the stored accuracies without the claims module: the
-    attention-α spread at each output α, against 3 points."""
-    table1 = grid_records()
-    acc = {(r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"]): r["metrics"]["acc"]
-           for r in table1}
-    spreads = [max(acc[(a, b)] for b in (1.0, 1.5, 2.0)) - min(acc[(a, b)] for b in (1.0, 1.5, 2.0))
-               for a in (1.0, 1.5, 2.0)]
-    rows = {line.split(" | ")[0].lstrip("| "): line for line in (COMMITTED / "claims.md").read_text().splitlines()
-            if line.startswith("| ")}
-    row = rows["attention α matters less than output α (Table 1)"]
-    assert "/".join(f"{x:.2f}" for x in spreads) in row
-    if max(spreads) > peters2019_claims.ATTENTION_SPREAD_MAX:     # the rule's first half fails on its own
-        assert row.endswith("| does not hold |")
-    else:
-        assert row.endswith(("| holds |", "| does not hold |", "| inconclusive |"))
-
-
-@earlier_protocol
-def test_committed_paired_bootstrap_follows_from_the_committed_bleu_files():
-    """table2_mt.md's paired-bootstrap table, recomputed (:func:`bootstrap_mismatches`): de-en and ja-en, three
-    mappings each, one seed."""
-    assert len(peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 6
-    assert bootstrap_mismatches() == []
-
-
-@issue32_protocol
 @needs_reference
 def test_issue32_claims_are_computed_from_the_committed_records():
     """Every verdict, number and margin of claims.md from the stored records: the seeds of each cell, the seed
@@ -125,14 +80,12 @@ def test_issue32_claims_are_computed_from_the_committed_records():
     assert issue32_claims_text() == (COMMITTED / "claims.md").read_text(encoding="utf-8")
 
 
-@issue32_protocol
 def test_issue32_paired_bootstrap_follows_from_the_committed_bleu_files():
     """Per direction and per seed all three mappings ran: de-en 2 seeds, ja-en 1, three mappings each."""
     assert len(peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 9
     assert bootstrap_mismatches() == []
 
 
-@issue32_protocol
 def test_issue32_attention_spread_is_the_seed_means_spread():
     """The Table 1 rule re-derived without the claims module: the attention-α spread of the seed means at each
     output α, as the claims row prints it, and the margin the largest seed spread of a cell."""
@@ -178,7 +131,6 @@ def test_report_only_refuses_records_of_an_earlier_protocol_and_writes_nothing(t
 SHARED_DATA = PROJECT.parent / "shared" / "data"
 
 
-@issue32_protocol
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data absent: no gold files to score against")
 def test_committed_predictions_rescore_to_the_reported_accuracy():
     """Every per_language.csv row has its gzipped test predictions, and they score to its accuracy against the gold
@@ -191,7 +143,6 @@ def test_committed_predictions_rescore_to_the_reported_accuracy():
         assert f"**{len(rows)} of {len(rows)}** rows" in (COMMITTED / "predictions" / predictions.RESCORED).read_text()
 
 
-@issue32_protocol
 def test_report_only_rebuilds_the_committed_cpu_report_with_no_record_orphaned(tmp_path, monkeypatch, capsys):
     """Issue 35, acceptance 1: a clone's ``--report-only`` (no run directories) gives back every file of the committed
     folder byte for byte, figures redrawn, from the committed records, and each of them is one of the plan's jobs."""
@@ -220,7 +171,6 @@ def stopping_mismatches(recs) -> list[str]:
     return out
 
 
-@issue32_protocol
 def test_each_mt_run_stopped_where_the_reports_convergence_rule_first_fired():
     """Issue 32, acceptance 4: training stops by the report's rule (training/plateau_stopping.py), so every
     committed MT run ended exactly where the convergence table first says it had stopped improving."""

@@ -43,21 +43,8 @@ def test_quick_start_shows_the_smoke_cpu_and_paper_commands_with_their_times():
     assert "PROFILE=smoke" in smoke and re.search(r"\d+ min", smoke)
     assert "PROFILE" not in full.split("#")[0] and "hours" in full
     assert "PROFILE=paper" in paper
-    if PETERS_EARLIER:
-        # the measured parts of the cpu time, as the Peters page's profile table says (issue 32's protocol: the
-        # job times of its first inflection cells)
-        quick = " ".join(section("Quick start").split())
-        cells = re.search(r"first three (?:inflection )?cells took ([\d, and]+ min) of job time", quick)
-        assert cells, quick
-        measured = page_row("peters2019", "time measured")
-        assert f"first three inflection cells took {cells.group(1)} of job time" in measured, measured
 
 
-# the committed Peters cpu report predates issue 32's plan until its run extras are committed with it
-PETERS_EARLIER = not (PROJECT / "reports" / "peters2019" / "cpu" / "run_extras.jsonl").exists()
-
-
-@pytest.mark.skipif(PETERS_EARLIER, reason="the committed Peters cpu report predates issue 32's plan (still running)")
 def test_peters_cpu_time_is_the_committed_runs_time():
     """The page's and the README's cpu time of issue 32's plan come from the committed records: the inflection grid's
     fit time (a resumed job's counts from its last resume, so the sum is a lower bound) and the MT runs' training
