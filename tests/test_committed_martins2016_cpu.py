@@ -50,3 +50,31 @@ def test_best_cell_counts_rederived_from_the_replicates():
     row = claim_rows()[claims.advantage_claim([], "").claim]
     assert "best (ties shared) in 8 cells (4 paper datasets; Reuters missing): " + ", ".join(
         f"{l} {wins[l]}" for l in rep.LOSSES) in row
+
+
+def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_path, monkeypatch, capsys):
+    """Issue 35, acceptance 1: a clone's ``--report-only`` (no run directories) rewrites Table 2 from its committed
+    records and leaves every file of the folder byte for byte as committed; every committed record, Table 2's and
+    the Figure 3 / SNLI rows of ``runs.jsonl``, is a job of the cpu plan. (Figure 3's and Table 4's PNGs are kept,
+    not redrawn: those runs' extras were never committed, so only a re-run redraws them.)"""
+    import json
+    import re
+    import shutil
+
+    from job_ids import plan_jobs
+    from scripts import load_script
+    from sparselab.reports.runner import main
+
+    clone = tmp_path / "reports" / "martins2016" / "cpu"
+    shutil.copytree(COMMITTED, clone)
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
+    mod = load_script("pipelines/martins2016.py", "pipeline_martins2016")
+    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
+    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
+    assert found and int(found[1]) == int(found[2]) == 27, "every Table 2 job of the plan, each committed once"
+    assert {p.relative_to(clone): p.read_bytes() for p in clone.rglob("*") if p.is_file()} == \
+        {p.relative_to(COMMITTED): p.read_bytes() for p in COMMITTED.rglob("*") if p.is_file()}
+    plan = {j["id"] for j in plan_jobs(["martins2016"], ["cpu"])["martins2016"]["cpu"]["jobs"]}
+    stored = [json.loads(line)["config_hash"] for name in ("runs.jsonl", t2rec.CONFIGS)
+              for line in (COMMITTED / name).read_text(encoding="utf-8").splitlines()]
+    assert len(stored) == len(set(stored)) == 203 and set(stored) <= plan
