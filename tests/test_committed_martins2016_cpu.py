@@ -61,7 +61,7 @@ def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_p
     import re
     import shutil
 
-    from job_ids import plan_jobs
+    from job_ids import FIXTURE
     from scripts import load_script
     from sparselab.reports.runner import main
 
@@ -74,7 +74,8 @@ def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_p
     assert found and int(found[1]) == int(found[2]) == 27, "every Table 2 job of the plan, each committed once"
     assert {p.relative_to(clone): p.read_bytes() for p in clone.rglob("*") if p.is_file()} == \
         {p.relative_to(COMMITTED): p.read_bytes() for p in COMMITTED.rglob("*") if p.is_file()}
-    plan = {j["id"] for j in plan_jobs(["martins2016"], ["cpu"])["martins2016"]["cpu"]["jobs"]}
+    # the plan's identities as the job-identity fixture holds them (test_job_ids.py: the fixture is the plan)
+    plan = {j["id"] for j in json.loads(FIXTURE.read_text())["martins2016"]["cpu"]["jobs"]}
     stored = [json.loads(line)["config_hash"] for name in ("runs.jsonl", t2rec.CONFIGS)
               for line in (COMMITTED / name).read_text(encoding="utf-8").splitlines()]
     assert len(stored) == len(set(stored)) == 203 and set(stored) <= plan
