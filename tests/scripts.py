@@ -17,10 +17,12 @@ def load_script(relpath: str, name: str | None = None) -> ModuleType:
     return mod
 
 
-def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Path, monkeypatch, capsys) -> Path:
+def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Path, monkeypatch, capsys,
+                        redraw: bool = True) -> Path:
     """Rebuild a committed ``reports/<paper>/<profile>/`` in a clone with the pipeline's ``--report-only`` and no run
-    directories; check that every figure came back and that "N of N planned jobs" has N == ``records`` (no committed
-    record orphaned, none missing). Returns the clone's folder for the caller's byte comparison."""
+    directories; check that "N of N planned jobs" has N == ``records`` (no committed record orphaned, none missing)
+    and, with ``redraw``, that every figure came back (without it the committed PNGs stay in the clone). Returns the
+    clone's folder for the caller's byte comparison."""
     import re
     import shutil
 
@@ -28,7 +30,7 @@ def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Pat
 
     clone = tmp_path / "reports" / paper / committed.name
     shutil.copytree(committed, clone)
-    for png in clone.glob("*.png"):
+    for png in clone.glob("*.png") if redraw else ():
         png.unlink()                                  # every figure must come back from the records
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
     mod = load_script(f"pipelines/{paper}.py", f"pipeline_{paper}")

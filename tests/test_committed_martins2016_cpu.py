@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scripts import PROJECT
+from scripts import PROJECT, rebuild_report_only
 
 from sparselab.reports.martins2016 import report as rep
 from sparselab.reports.martins2016 import claims
@@ -58,20 +58,10 @@ def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_p
     the Figure 3 / SNLI rows of ``runs.jsonl``, is a job of the cpu plan. (Figure 3's and Table 4's PNGs are kept,
     not redrawn: those runs' extras were never committed, so only a re-run redraws them.)"""
     import json
-    import re
-    import shutil
 
     from job_ids import FIXTURE
-    from scripts import load_script
-    from sparselab.reports.runner import main
 
-    clone = tmp_path / "reports" / "martins2016" / "cpu"
-    shutil.copytree(COMMITTED, clone)
-    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    mod = load_script("pipelines/martins2016.py", "pipeline_martins2016")
-    assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 0
-    found = re.search(r"(\d+) of (\d+) planned jobs have a finished record", capsys.readouterr().out)
-    assert found and int(found[1]) == int(found[2]) == 27, "every Table 2 job of the plan, each committed once"
+    clone = rebuild_report_only("martins2016", COMMITTED, 27, tmp_path, monkeypatch, capsys, redraw=False)
     assert {p.relative_to(clone): p.read_bytes() for p in clone.rglob("*") if p.is_file()} == \
         {p.relative_to(COMMITTED): p.read_bytes() for p in COMMITTED.rglob("*") if p.is_file()}
     # the plan's identities as the job-identity fixture holds them (test_job_ids.py: the fixture is the plan)
