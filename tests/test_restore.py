@@ -44,3 +44,29 @@ def test_skipped_jobs_are_left_to_run_again(tmp_path):
     first = record.identity(recs[0])
     done = restore("peters2019", "cpu", tmp_path, COMMITTED, skip={first})
     assert done["skipped"] == 1 and record.read(recs[0]["run_dir"]) is None
+
+
+def test_an_ensemble_names_its_restored_members_that_lack_a_model(tmp_path):
+    import pytest
+    from omegaconf import OmegaConf
+
+    from sparselab.tasks.inflection import MODEL_FILE, find_members
+
+    def member(seed, restored):
+        d = tmp_path / "cpu" / "peters2019" / "table1_medium" / f"job{seed}"
+        body = {"status": "finished", "metrics": {"acc": 70.0},
+                "config": {"seed": seed, "mapping": {"alpha": 1.5, "attn_alpha": 2.0}, "data": {"setting": "medium"},
+                           "task": {"mode": "train"}}}
+        record.write(d, {**body, **({"restored_from": "reports/peters2019/cpu"} if restored else {})})
+        if not restored:
+            (d / MODEL_FILE).write_bytes(b"")
+        return d
+    member(0, restored=True)
+    member(1, restored=False)
+    cfg = OmegaConf.create({"paths": {"runs": str(tmp_path)}, "profile": {"name": "cpu"},
+                            "task": {"source_experiment": "peters2019/table1_medium", "ensemble_seeds": [0, 1]},
+                            "mapping": {"alpha": 1.5, "attn_alpha": 2.0}, "data": {"setting": "medium"}})
+    with pytest.raises(FileNotFoundError, match=r"job0 were restored without their model\.pt; remove those"):
+        find_members(cfg)
+    member(0, restored=False)            # re-trained: its record is no longer the restored one
+    assert [m["seed"] for m in find_members(cfg)] == [0, 1]

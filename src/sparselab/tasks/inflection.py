@@ -107,24 +107,30 @@ def find_members(cfg: DictConfig) -> list[dict]:
     """Finished run records of the source experiment with this config's α's, setting and seeds."""
     seeds = [int(s) for s in cfg.task.ensemble_seeds]
 
-    def matches(rec) -> bool:
+    def member(rec) -> bool:
         c = rec.get("config", {})
         try:
             return (c.get("task", {}).get("mode", "train") == "train"
                     and math.isclose(float(c["mapping"]["alpha"]), float(cfg.mapping.alpha))
                     and math.isclose(float(c["mapping"]["attn_alpha"]), float(cfg.mapping.attn_alpha))
-                    and c["data"]["setting"] == cfg.data.setting and int(c["seed"]) in seeds
-                    and (Path(rec["run_dir"]) / MODEL_FILE).exists())
+                    and c["data"]["setting"] == cfg.data.setting and int(c["seed"]) in seeds)
         except (KeyError, TypeError, ValueError):
             return False
 
     recs = record.find(cfg.paths.runs, str(cfg.profile.name), str(cfg.task.source_experiment), status="finished",
-                       where=matches)
+                       where=member)
     found = {}
     for rec in recs:
-        s = int(rec["config"]["seed"])
-        found[s] = {"run_dir": rec["run_dir"], "seed": s, "acc": rec["metrics"].get("acc")}
+        if (Path(rec["run_dir"]) / MODEL_FILE).exists():
+            s = int(rec["config"]["seed"])
+            found[s] = {"run_dir": rec["run_dir"], "seed": s, "acc": rec["metrics"].get("acc")}
     missing = [s for s in seeds if s not in found]
+    # a record restored from a committed report (sparselab.reports.restore) came back without its model
+    restored = [r["run_dir"] for r in recs if r.get("restored_from") and int(r["config"]["seed"]) in missing]
+    if restored:
+        raise FileNotFoundError(f"ensemble α={cfg.mapping.alpha} attn α={cfg.mapping.attn_alpha}: the members "
+                                f"{', '.join(restored)} were restored without their {MODEL_FILE}; remove those "
+                                "folders and run the plan again to re-train them")
     if missing:
         base = Path(cfg.paths.runs) / str(cfg.profile.name) / str(cfg.task.source_experiment)
         raise FileNotFoundError(f"ensemble α={cfg.mapping.alpha} attn α={cfg.mapping.attn_alpha}: no finished run "
