@@ -1,6 +1,7 @@
 """The Correia α diagnosis (``diagnose_correia_alpha.sh``): does the learned α fall and then turn once it has room
 to travel? Reads the short α-entmax runs (α's peak lr 3x / 10x / 30x the other weights') from runs folders and the
-committed 12,000-step run at α lr = lr (seed 0) from ``reports/correia2019/cpu`` as the 1x control, stores what it
+committed 12,000-step runs at α lr = lr (seeds 0 and 1) from ``reports/correia2019/cpu`` as the 1x control (seed 1: the
+seed noise at equal steps), stores what it
 read beside the report (``alpha_lr.jsonl``) and writes ``reports/correia2019/diagnosis/alpha_lr.md``.
 
     python benchmarks/diagnose_correia_alpha_report.py $SPARSELAB_RUNS     # from the runs
@@ -46,11 +47,11 @@ def read_rows(roots: list[Path]) -> list[dict]:
     from sparselab.reports.records import committed_records
 
     cpu = ROOT / "reports" / "correia2019" / "cpu"
-    control = [r for r in committed_records(cpu / "runs.jsonl", cpu / "run_extras.jsonl", "/runs")
-               if learned(r) and r["config"]["seed"] == 0]
+    control = sorted((r for r in committed_records(cpu / "runs.jsonl", cpu / "run_extras.jsonl", "/runs")
+                      if learned(r)), key=lambda r: r["config"]["seed"])
     short = [r for root in roots for r in record.find(root, "cpu", EXPERIMENT)
              if learned(r) and r["config"]["task"].get("alpha_lr") and r["config"]["trainer"]["max_steps"] == COMPARE_AT]
-    rows = [row(r, "1x (committed, α lr = lr)") for r in control]
+    rows = [row(r, f"1x, seed {r['config']['seed']} (committed, α lr = lr)") for r in control]
     for r in sorted(short, key=lambda r: float(r["config"]["task"]["alpha_lr"])):
         mult = float(r["config"]["task"]["alpha_lr"]) / float(r["config"]["task"]["lr"])
         rows.append(row(r, f"{mult:g}x"))
@@ -97,7 +98,7 @@ def render(rows: list[dict], paper_room: float | None) -> str:
              "Built by `benchmarks/diagnose_correia_alpha_report.py` from the runs of "
              "`benchmarks/diagnose_correia_alpha.sh` (α-entmax, de-en Multi30k, seed 0, the cpu profile with α's "
              "peak lr scaled, first 4,000 steps of the 12,000-step schedule) and the committed 12,000-step run at "
-             "α lr = lr (the 1x control, read at the same step). "
+             "α lr = lr (the 1x control, seeds 0 and 1, read at the same step). "
              f"A head *fell then rose* when its α went ≥ {DELTA} below its start and ended ≥ {DELTA} above its lowest "
              "value; the turn is the step of that lowest value.", "",
              "## Room to travel: α's learning rate summed over the steps", "",
@@ -120,11 +121,13 @@ def render(rows: list[dict], paper_room: float | None) -> str:
     full = [r for r in rows if r["max_steps"] > COMPARE_AT]
     if full:
         lines += ["", "The 1x control over its whole 12,000-step budget:", "",
-                  "| attention | lowest mean α (step) | α at 12,000 | heads that fell then rose |", "|---|---|---|---|"]
+                  "| run | attention | lowest mean α (step) | α at 12,000 | heads that fell then rose |",
+                  "|---|---|---|---|---|"]
         for r in full:
             for kind in KINDS:
                 s = summary(r, kind, r["max_steps"])
-                lines.append(f"| {kind} | {s['low']:.3f} ({s['low_step']:,}) | {s['end']:.3f} | {s['turned']} / {s['n']} |")
+                lines.append(f"| {r['label']} | {kind} | {s['low']:.3f} ({s['low_step']:,}) | {s['end']:.3f} | "
+                             f"{s['turned']} / {s['n']} |")
     lines += ["", f"## Validation at step {COMPARE_AT:,} (token accuracy, %) and test BLEU", "",
               f"| run | val. acc. at {COMPARE_AT:,} | best val. acc. (step) | test BLEU (at the best state) |",
               "|---|---|---|---|"]
