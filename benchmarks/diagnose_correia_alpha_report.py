@@ -93,7 +93,7 @@ def val_at(rec: dict, step: int) -> float | None:
     return next((h["val_acc"] for h in rec["history"] if h["step"] == step), None)
 
 
-def render(rows: list[dict], paper_room: float | None) -> str:
+def render(rows: list[dict], paper_room: float | None, paper: dict | None = None) -> str:
     lines = ["# Correia cpu: how far can the learned α travel? (α learning-rate diagnosis)", "",
              "Built by `benchmarks/diagnose_correia_alpha_report.py` from the runs of "
              "`benchmarks/diagnose_correia_alpha.sh` (α-entmax, de-en Multi30k, seed 0, the cpu profile with α's "
@@ -110,14 +110,16 @@ def render(rows: list[dict], paper_room: float | None) -> str:
                      f"{'–' if paper_room is None else f'{paper_room:.1f}'} |")
     lines += ["", f"## Trajectories to step {COMPARE_AT:,}, per attention type (mean α over heads)", "",
               "| run | attention | α at 0 | lowest mean α (step) | α at end | mean \\|α − α₀\\| | heads ending above "
-              "their start | heads that fell then rose | turn step: median (range) |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "their start | heads that fell then rose | turn step: median (range) | α's Σ lr at the median turn |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         for kind in KINDS:
             s = summary(r, kind, COMPARE_AT)
             turn = "–" if s["turn_median"] is None else f"{s['turn_median']:,.0f} ({s['turn_range'][0]:,}–{s['turn_range'][1]:,})"
+            at = "–" if s["turn_median"] is None else f"{room(r['alpha_lr'], r['warmup'], int(s['turn_median'])):.1f}"
             lines.append(f"| {r['label']} | {kind} | {s['start']:.3f} | {s['low']:.3f} ({s['low_step']:,}) | "
-                         f"{s['end']:.3f} | {s['moved']:.3f} | {s['rises']} / {s['n']} | {s['turned']} / {s['n']} | {turn} |")
+                         f"{s['end']:.3f} | {s['moved']:.3f} | {s['rises']} / {s['n']} | {s['turned']} / {s['n']} | "
+                         f"{turn} | {at} |")
     full = [r for r in rows if r["max_steps"] > COMPARE_AT]
     if full:
         lines += ["", "The 1x control over its whole 12,000-step budget:", "",
@@ -128,6 +130,14 @@ def render(rows: list[dict], paper_room: float | None) -> str:
                 s = summary(r, kind, r["max_steps"])
                 lines.append(f"| {r['label']} | {kind} | {s['low']:.3f} ({s['low_step']:,}) | {s['end']:.3f} | "
                              f"{s['turned']} / {s['n']} |")
+    if paper is not None:
+        lr, w = paper["lr"], paper["warmup"]
+        lines += ["", "The paper sees heads turn \"after around one thousand steps\" (§5, Figure 2). By the paper "
+                  f"profile's schedule (peak {lr:g} after {w:,} warm-up steps) α's Σ lr is {room(lr, w, 1000):.3f} at "
+                  f"update 1,000, too little for the moves Figure 2 shows; it is {room(lr, w, 50 * 1000):.1f} if the "
+                  "figure's x-axis counts progress reports of 50 updates (the authors' OpenNMT branch logs α to "
+                  "TensorBoard at `progress_step`, one per `report_every` updates, default 50; an inference from "
+                  "their code, not stated in the paper)."]
     lines += ["", f"## Validation at step {COMPARE_AT:,} (token accuracy, %) and test BLEU", "",
               f"| run | val. acc. at {COMPARE_AT:,} | best val. acc. (step) | test BLEU (at the best state) |",
               "|---|---|---|---|"]
@@ -148,7 +158,7 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if len(args.runs) == 1 and args.runs[0].is_file():
         stored = [json.loads(x) for x in args.runs[0].read_text(encoding="utf-8").splitlines()]
-        rows, paper_room = stored[1:], stored[0]["paper_room"]
+        rows, paper_room, schedule = stored[1:], stored[0]["paper_room"], stored[0].get("paper_schedule")
     else:
         from sparselab.reports.correia2019.report import paper_profile_config
 
@@ -156,11 +166,13 @@ def main() -> int:
         paper_room = None if paper is None else room(float(paper["task"].get("alpha_lr") or paper["task"]["lr"]),
                                                      int(paper["task"]["warmup_steps"]),
                                                      int(paper["trainer"]["max_steps"]))
+        schedule = None if paper is None else {"lr": float(paper["task"]["lr"]),
+                                                "warmup": int(paper["task"]["warmup_steps"])}
         rows = read_rows(args.runs)
+        head = {"paper_room": paper_room, "paper_schedule": schedule}
         args.out.with_suffix(".jsonl").write_text(
-            "".join(json.dumps(x, sort_keys=True) + "\n" for x in [{"paper_room": paper_room}, *rows]),
-            encoding="utf-8")
-    args.out.write_text(render(rows, paper_room), encoding="utf-8")
+            "".join(json.dumps(x, sort_keys=True) + "\n" for x in [head, *rows]), encoding="utf-8")
+    args.out.write_text(render(rows, paper_room, schedule), encoding="utf-8")
     print(f"{len(rows)} runs -> {args.out}")
     return 0
 
