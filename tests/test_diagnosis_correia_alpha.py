@@ -37,3 +37,13 @@ def test_heads_turn_once_alpha_has_room_and_at_a_stable_step():
     s10, s30 = (diag.summary(r[k], "enc_self", diag.COMPARE_AT) for k in ("10x", "30x"))
     assert 0 < s10["turned"] < s30["turned"]                     # more room, more encoder heads turn
     assert abs(s10["turn_median"] - s30["turn_median"]) <= 500   # the turn's step hardly moves with the multiplier
+
+
+def test_the_page_quotes_the_diagnosis_as_committed():
+    page = " ".join((PROJECT / "docs" / "correia2019.md").read_text(encoding="utf-8").split())
+    r = rows()
+    s10, s30 = (diag.summary(r[k], "enc_self", diag.COMPARE_AT) for k in ("10x", "30x"))
+    assert f"{s10['turned']} of {s10['n']} at 10×, {s30['turned']} at 30×" in page
+    assert f"median {s10['turn_median']:,.0f} and {s30['turn_median']:,.0f}" in page
+    control = r["1xs0"]
+    assert f"would still be {diag.room(control['alpha_lr'], control['warmup'], 36000):.1f} of the paper's" in page
