@@ -1,6 +1,10 @@
 """Attention forward + backward per shape, side by side (issue 34): SDPA softmax, the materialised entmax
 (scores, ``sparselab.mappings.Entmax``, @ v), the fused Triton kernel (``sparselab.kernels.entmax_attention``)
-at α = 1.5 and with a learned α per head, and AdaSplash at α = 1.5 where it supports the shape.
+at α = 1.5 and with a learned α per head, and AdaSplash at α = 1.5 where it supports the shape. Issue 58 adds the
+long rows (causal 1k / 4k / 16k at D 64 and 128), grouped-query heads and a long cross-attention, which take the
+blocked kernel (rows past 256 keys, grouped-query heads), and the block sparsity of the fused calls beside their
+times: the share of (query block, key block) tiles the blocked kernel skipped, causal tiles included ("short-row
+kernel" where the call took the kernel that holds whole rows).
 
     python benchmarks/bench_attention.py [--out FILE] [--dtype bf16] [--reps 20]   # CUDA
     python benchmarks/bench_attention.py --dry-run                                   # tiny shape, any device
@@ -8,7 +12,7 @@ at α = 1.5 and with a learned α per head, and AdaSplash at α = 1.5 where it s
 A benchmark, never a timed test. One row per (shape, method): the median milliseconds of a forward + backward
 (gradients for q, k, v and, for the learned α, α; CUDA events after ``--warmup`` calls), its ratio to SDPA
 softmax on that shape, and "unsupported (why)" where a method cannot take the shape (the fused kernel holds
-rows of at most ``sparselab.kernels.MAX_KEYS`` keys; AdaSplash needs Lq = Lk; the materialised path needs the
+rows of at most ``sparselab.kernels.MAX_KEYS`` keys; AdaSplash needs Lq = Lk and one k, v head per query head; the materialised path needs the
 score tensors to fit in memory). ``adasplash`` is optional (``pip install adasplash``), not installed by
 ``make setup``. ``--dry-run`` runs one tiny shape (under ``TRITON_INTERPRET=1`` on CPU) to check the code path.
 """
@@ -33,6 +37,7 @@ class Shape(NamedTuple):
     Lk: int
     D: int
     causal: bool = False
+    h_kv: int | None = None      # grouped-query attention: k, v heads (None = H)
 
 
 SHAPES = (
@@ -43,8 +48,15 @@ SHAPES = (
     Shape("cross Lq 1024, Lk 128", 4, 16, 1024, 128, 64),
     Shape("causal 1k", 4, 16, 1024, 1024, 64, causal=True),
     Shape("causal 4k", 4, 16, 4096, 4096, 64, causal=True),
+    Shape("causal 16k", 4, 16, 16384, 16384, 64, causal=True),
+    Shape("causal 1k D128", 4, 16, 1024, 1024, 128, causal=True),
+    Shape("causal 4k D128", 4, 16, 4096, 4096, 128, causal=True),
+    Shape("causal 16k D128", 4, 16, 16384, 16384, 128, causal=True),
+    Shape("GQA causal 4k, 4 kv heads", 4, 16, 4096, 4096, 64, causal=True, h_kv=4),
+    Shape("cross Lq 1024, Lk 4096", 4, 16, 1024, 4096, 64),
 )
-DRY_SHAPES = (Shape("dry run", 1, 2, 16, 24, 16, causal=True), Shape("dry run cross", 1, 2, 8, 16, 16))
+DRY_SHAPES = (Shape("dry run", 1, 2, 16, 24, 16, causal=True), Shape("dry run cross", 1, 2, 8, 16, 16),
+              Shape("dry run GQA", 1, 2, 16, 40, 16, causal=True, h_kv=1))
 METHODS = ("SDPA softmax", "materialised 1.5-entmax", "materialised α-entmax (learned α per head)",
            "fused 1.5-entmax", "fused α-entmax (learned α per head)", "AdaSplash α = 1.5")
 
@@ -63,8 +75,10 @@ def make_call(method: str, shape: Shape, q, k, v, alpha):
     from sparselab.mappings import Entmax, entmax_bisect
 
     scale = shape.D ** -0.5
+    gqa = k.shape[1] != q.shape[1]
     if method == "SDPA softmax":
-        return lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=shape.causal)
+        return lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=shape.causal,
+                                                                        enable_gqa=gqa)
     if method.startswith("materialised"):
         # scores + probabilities + their gradients, float32: a few copies of B·H·Lq·Lk
         need = 6 * shape.B * shape.H * shape.Lq * shape.Lk * 4
@@ -74,14 +88,15 @@ def make_call(method: str, shape: Shape, q, k, v, alpha):
         fixed = Entmax(1.5)
 
         def materialised():
-            z = (q @ k.transpose(-1, -2)) * scale
+            kk, vv = (x.repeat_interleave(q.shape[1] // x.shape[1], 1) for x in (k, v)) if gqa else (k, v)
+            z = (q @ kk.transpose(-1, -2)) * scale
             if mask is not None:
                 z = z.masked_fill(~mask, float("-inf"))
             if "learned" in method:
                 p = entmax_bisect(z, alpha.reshape(1, -1, 1, 1), alpha_range=(1.01, 2.0))   # as Entmax(learnable)
             else:
                 p = fixed(z)
-            return p @ v
+            return p @ vv
         return materialised
     if method.startswith("fused"):
         if not kernels.available():
@@ -97,6 +112,8 @@ def make_call(method: str, shape: Shape, q, k, v, alpha):
             raise Unsupported("adasplash is not installed") from None
         if shape.Lq != shape.Lk:
             raise Unsupported("Lq ≠ Lk")
+        if gqa:
+            raise Unsupported("grouped-query heads")
         if not q.is_cuda:
             raise Unsupported("CUDA only")
         return lambda: adasplash(q, k, v, alpha=1.5, is_causal=shape.causal)
@@ -131,10 +148,27 @@ def time_call(fn, params, warmup: int, reps: int, device) -> float:
     return statistics.median(times)
 
 
+def block_sparsity(fn) -> str:
+    """The share of score tiles one call of a fused method skipped (the blocked kernel's block mask)."""
+    from sparselab.kernels import attention as ea
+
+    ea.RECORD, ea.last_blocks = True, {}
+    try:
+        with torch.no_grad():
+            fn()
+    finally:
+        ea.RECORD = False
+    if not ea.last_blocks:
+        return "short-row kernel"
+    mask = ea.last_blocks["mask"]
+    return f"{1 - mask.float().mean().item():.0%}"
+
+
 def bench_shape(shape: Shape, dtype, device, warmup: int, reps: int) -> dict[str, float | str]:
     gen = torch.Generator(device="cpu").manual_seed(0)
-    q, k, v = (torch.randn(shape.B, shape.H, n, shape.D, generator=gen).to(device, dtype).requires_grad_()
-               for n in (shape.Lq, shape.Lk, shape.Lk))
+    h_kv = shape.H if shape.h_kv is None else shape.h_kv
+    q, k, v = (torch.randn(shape.B, h, n, shape.D, generator=gen).to(device, dtype).requires_grad_()
+               for h, n in ((shape.H, shape.Lq), (h_kv, shape.Lk), (h_kv, shape.Lk)))
     alpha = torch.linspace(1.1, 1.9, shape.H, device=device).requires_grad_()
     row: dict[str, float | str] = {}
     for method in METHODS:
@@ -142,6 +176,8 @@ def bench_shape(shape: Shape, dtype, device, warmup: int, reps: int) -> dict[str
             fn = make_call(method, shape, q, k, v, alpha)
             params = [q, k, v] + ([alpha] if "learned" in method else [])
             row[method] = time_call(fn, params, warmup, reps, device)
+            if method.startswith("fused"):
+                row[f"{method} block sparsity"] = block_sparsity(fn)
         except Unsupported as e:
             row[method] = f"unsupported ({e})"
         except torch.OutOfMemoryError:
@@ -161,6 +197,9 @@ def table(results: dict[Shape, dict], dtype, device) -> str:
              f"`benchmarks/bench_attention.py`, run {datetime.date.today().isoformat()}; {device_description(device)}; "
              f"torch {torch.__version__}; {str(dtype).replace('torch.', '')}; median of "
              f"{'CUDA-event' if device.type == 'cuda' else 'wall-clock'} timings.", "",
+             "Block sparsity (after a fused time): the share of (query block, key block) score tiles the blocked "
+             "kernel skipped, causal ones included; random N(0, 1) inputs, so beyond the causal half few tiles are "
+             "all zero (trained attention is sparser).", "",
              "| shape (B, H, Lq, Lk, D) | " + " | ".join(METHODS) + " |", "|---|" + "---|" * len(METHODS)]
     for shape, row in results.items():
         base = row.get("SDPA softmax")
@@ -170,9 +209,12 @@ def table(results: dict[Shape, dict], dtype, device) -> str:
             if isinstance(t, str):
                 cells.append(t)
             else:
-                cells.append(f"{t:.3f}" + (f" ({t / base:.2f}×)" if isinstance(base, float) else ""))
+                cells.append(f"{t:.3f}" + (f" ({t / base:.2f}×)" if isinstance(base, float) else "")
+                             + (f"; block sparsity {row[m + ' block sparsity']}" if m + " block sparsity" in row
+                                else ""))
         lines.append(f"| {shape.name} ({shape.B}, {shape.H}, {shape.Lq}, {shape.Lk}, {shape.D}"
-                     f"{', causal' if shape.causal else ''}) | " + " | ".join(cells) + " |")
+                     f"{', causal' if shape.causal else ''}{f', {shape.h_kv} kv heads' if shape.h_kv else ''}) | "
+                     + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -10,10 +10,14 @@
 # Each step writes DIR/<step>.log and has its own time limit, so one that hangs cannot take the others with it.
 # The default steps fit 9 minutes of a lent machine (their limits add up to 540 s, the wheels' install aside):
 #   1. env        nvidia-smi, torch's CUDA build and device, bf16 support, triton's version
-#   2. kernels    the fused α-entmax attention tests compiled for the GPU (issue 34): against the materialised
-#                 path, the model's fused = materialised check, zero host syncs per attention call
-#   3. attention  benchmarks/bench_attention.py: forward+backward per shape, SDPA softmax / materialised entmax /
-#                 fused 1.5-entmax / fused learned α / AdaSplash (if installed), bf16
+#   2. kernels    the fused α-entmax attention tests compiled for the GPU (issues 34, 58): the short-row and the
+#                 blocked kernel against the materialised path, the model's fused = materialised check, zero host
+#                 syncs per attention call
+#   3. attention  benchmarks/bench_attention.py: forward+backward per shape (MT shapes; causal 1k/4k/16k at D 64
+#                 and 128, grouped-query heads, a long cross-attention), SDPA softmax / materialised entmax /
+#                 fused 1.5-entmax / fused learned α / AdaSplash (if installed), bf16, block sparsity beside
+#                 each fused time; the table is rewritten after every shape, so a run stopped by its limit keeps
+#                 the shapes it finished
 #   4. speed      softmax (SDPA) / 1.5-entmax / α-entmax Transformer training, all fused
 #                 (bench_transformer_speed.py --attention-impl fused), bf16-mixed, paper sizes, synthetic batches:
 #                 target tokens/s and the ratios to softmax (the issue's targets 0.90 and 0.80)
@@ -45,12 +49,12 @@ if [ -n "${WHEELS:-}" ]; then
     step wheels 60 $PY -m pip install --no-index --find-links "$WHEELS" hydra-core omegaconf wandb sacremoses \
         subword-nmt pooch entmax hydra-submitit-launcher
 fi
-step env 30 bash -c "nvidia-smi; $PY -c 'import torch, triton; print(torch.__version__, torch.version.cuda, \
+step env 20 bash -c "nvidia-smi; $PY -c 'import torch, triton; print(torch.__version__, torch.version.cuda, \
 torch.cuda.get_device_name(0), \"bf16:\", torch.cuda.is_bf16_supported(), \"triton\", triton.__version__)'"
-step kernels 110 $PY -m pytest -p no:cacheprovider tests/test_kernels_entmax_attention.py \
-    tests/test_kernels_transformer.py -rA
-step attention 110 $PY benchmarks/bench_attention.py --dtype bf16 --warmup 3 --reps 10 --out "$OUT/attention.md"
-step speed 150 $PY benchmarks/bench_transformer_speed.py --profile paper --device cuda --precision bf16-mixed \
+step kernels 120 $PY -m pytest -p no:cacheprovider tests/test_kernels_entmax_attention.py \
+    tests/test_kernels_entmax_blocked.py tests/test_kernels_transformer.py -rA
+step attention 140 $PY benchmarks/bench_attention.py --dtype bf16 --warmup 2 --reps 5 --out "$OUT/attention.md"
+step speed 120 $PY benchmarks/bench_transformer_speed.py --profile paper --device cuda --precision bf16-mixed \
     --quick --attention-impl fused --breakdown never --out "$OUT/speed.md"
 
 # the suite (optional) in the background on CPU cores, the four jobs on the GPU

@@ -17,12 +17,14 @@ if importlib.util.find_spec("triton") is None:
 def test_dry_run_writes_every_method(tmp_path, monkeypatch):
     if not torch.cuda.is_available():
         monkeypatch.setenv("TRITON_INTERPRET", "1")    # only read if the kernels are first imported here
+        import sparselab.kernels._entmax_blocked as kb
         import sparselab.kernels._entmax_triton as kt
         if not type(kt.entmax_attention_fwd).__name__.startswith("Interpreted"):
             import importlib
 
             import sparselab.kernels.attention as ea
             importlib.reload(kt)
+            importlib.reload(kb)
             importlib.reload(ea)
     bench = load_script("benchmarks/bench_attention.py")
     out = tmp_path / "attention.md"
@@ -38,5 +40,9 @@ def test_dry_run_writes_every_method(tmp_path, monkeypatch):
                 assert cell.startswith("unsupported (")     # not installed, or Lq ≠ Lk, or CPU
             else:
                 assert cell.split()[0].replace(".", "").isdigit(), f"{method}: {cell}"
+            if method.startswith("fused"):
+                assert "block sparsity" in cell, cell
+    gqa = next(row for row in rows if row.startswith("| dry run GQA"))
+    assert "block sparsity short-row kernel" not in gqa and "% " in gqa.replace("%;", "% ").replace("% |", "% ")
     with pytest.raises(SystemExit):
         bench.main(["--dtype", "fp8"])

@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import importlib.util
 
-from ._limits import MAX_HEAD_DIM, MAX_KEYS, supports
+from ._limits import MAX_HEAD_DIM, MAX_KEYS, SHORT_ROW_KEYS, supports
 
-__all__ = ["available", "entmax_attention", "supports", "MAX_KEYS", "MAX_HEAD_DIM"]
+__all__ = ["available", "entmax_attention", "supports", "MAX_KEYS", "SHORT_ROW_KEYS", "MAX_HEAD_DIM"]
 
 
 @functools.lru_cache(maxsize=None)   # asked once per attention call by the model

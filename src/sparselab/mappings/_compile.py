@@ -52,11 +52,34 @@ _RECOMPILE_LIMIT = 64
 # under _RECOMPILE_LIMIT; a learned alpha is a tensor and does not recompile.
 SPECIALIZE_FLOAT: bool = True
 
+# Mark the per-batch sizes of the kernels' rows dynamic before the first compile (see rows2d).
+MARK_DYNAMIC: bool = True
+
 
 def rows2d(t: torch.Tensor) -> torch.Tensor:
     """(..., n) -> (R, n): kernels always see 2-D contiguous rows, so a new batch shape is
-    a new size (one dynamic recompile), not a new rank or stride (a new graph)."""
-    return t.reshape(-1, t.shape[-1]).contiguous()
+    a new size, not a new rank or stride (a new graph).
+
+    The sizes that change from batch to batch are marked dynamic before the first call (issue 58): the row count
+    R always (batch x heads x queries, or tokens; marked by :func:`run` on every tensor argument), and the row
+    length n of attention scores (a >= 4-D input,
+    (B, H, Lq, Lk): n is the key length). Left to torch.compile's automatic dynamic shapes, every kernel compiled
+    twice: a static graph for the first batch, a dynamic one at the second shape. The step-0 head statistics of
+    a Correia job then compiled the attention kernel twice before training, and each of the first training steps
+    compiled its backward and loss kernels twice (8 graphs on CPU, 4 now: tests/test_compile_counts.py). A
+    vocabulary's row length (a 2-D or 3-D loss input) stays static: it never changes within a job."""
+    rows = t.reshape(-1, t.shape[-1]).contiguous()
+    if MARK_DYNAMIC and t.dim() >= 4 and not torch.compiler.is_compiling():
+        torch._dynamo.maybe_mark_dynamic(rows, 1)      # the rows (dim 0) are marked by run()
+    return rows
+
+
+def _detached(a: torch.Tensor) -> torch.Tensor:
+    """``a.detach()`` with rows2d's dynamic-size marks (an attribute of the tensor object) carried over."""
+    d = a.detach()
+    for i in getattr(a, "_dynamo_weak_dynamic_indices", ()):
+        torch._dynamo.maybe_mark_dynamic(d, i)
+    return d
 
 
 def run(fn, *args):
@@ -71,7 +94,12 @@ def run(fn, *args):
     if not torch.is_grad_enabled():
         # inside our autograd Functions: without this, an input that requires grad (training) and one that does
         # not (validation) compile two graphs of the same kernel
-        args = tuple(a.detach() if isinstance(a, torch.Tensor) else a for a in args)
+        args = tuple(_detached(a) if isinstance(a, torch.Tensor) else a for a in args)
+    if MARK_DYNAMIC:
+        # every kernel's tensors are rows first (scores, targets, per-row thresholds): their count changes per batch
+        for a in args:
+            if isinstance(a, torch.Tensor) and a.dim() >= 1:
+                torch._dynamo.maybe_mark_dynamic(a, 0)
     removed: list[str] = []
     while True:
         try:
