@@ -113,7 +113,7 @@ def test_renderer_and_counts_read_the_same_typed_claims():
           Claim("c", "§3", "q", Verdict.INCONCLUSIVE, 0.1, (-0.2, 0.4), detect="detects ≥ 1 point"),
           Claim("d", "§3", "q", Verdict.HOLDS, ours=True)]
     text = render("T", "intro", cs)
-    assert text.count("\n| ") == 5 and "**untested (not run)**" in text and "ours, stricter" in text
+    assert text.count("\n| ") == 5 and "**untested (not run)**" in text and "| ours: d (§3)" in text
     assert "+1.00 [+0.50, +1.50]" in text
     assert counts(cs) == {"holds": 2, "inconclusive": 1, "untested": 1}
     with pytest.raises(ValueError):

@@ -20,10 +20,11 @@ COLUMNS = ["claim (quoted, section)", "quantity", "ours (estimate, 95 % CI)", "p
 
 @dataclass(frozen=True)
 class Claim:
-    """One row: the paper's sentence (``quote``, ``section``) or, with ``ours``, a stricter condition of this
-    project; the quantity tested, our estimate with its 95 % interval, the paper's value, the test and its result
+    """One row: the paper's sentence (``quote``, ``section``) or, with ``ours``, a condition of this project (stricter
+    or weaker than the paper's, labelled "ours"); the quantity tested, our estimate with its 95 % interval, the paper's value, the test and its result
     (p or interval, the margin where one applies), the verdict; ``reason`` says why a row is untested and
-    ``detect`` what the design can detect when it is inconclusive."""
+    ``detect`` what the design can detect when it is inconclusive; ``quoted`` False: the paper's claim restated,
+    not its words."""
 
     quote: str
     section: str
@@ -37,6 +38,7 @@ class Claim:
     detect: str = ""
     detail: str = ""
     ours: bool = False
+    quoted: bool = True
     digits: int = 2
     p: float | None = None
     extra: dict = field(default_factory=dict, compare=False, repr=False)
@@ -62,8 +64,8 @@ class Claim:
         return f"{est}; {self.detail}" if self.detail and est != "–" else (self.detail or est)
 
     def row(self) -> list[str]:
-        who = "ours, stricter: " if self.ours else ""
-        quote = f"{who}\"{self.quote}\" ({self.section})" if not self.ours else f"{who}{self.quote} ({self.section})"
+        text = f"\"{self.quote}\"" if self.quoted and not self.ours else self.quote
+        quote = f"{'ours: ' if self.ours else ''}{text} ({self.section})"
         return [quote, self.quantity, self.ours_cell(), self.paper, self.test, f"**{self.label}**"]
 
 

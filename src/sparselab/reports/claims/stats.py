@@ -11,7 +11,7 @@ from scipy import stats as st
 from statsmodels.formula.api import ols
 from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import TTestIndPower
+from statsmodels.stats.power import NormalIndPower, TTestIndPower
 from statsmodels.stats.weightstats import ttost_ind, ttost_paired
 
 LEVEL = 0.05        # every test: two-sided 95 % intervals, one-sided tests at 5 % (TOST: 90 % intervals)
@@ -88,9 +88,11 @@ def one_sample(d: Sequence[float], name: str = "paired t") -> Test:
 
 
 def anova2(y: Sequence[float], a: Sequence[float], b: Sequence[float]) -> dict[str, tuple[float, float, float, float]]:
-    """Two-way additive ANOVA (statsmodels ols + anova_lm, type II): {"a"|"b": (F, df, df residual, p)}."""
+    """Two-way ANOVA (statsmodels ols + anova_lm, type II) with the interaction where seeds leave residual degrees
+    of freedom beyond it, else additive: {"a"|"b": (F, df, df residual, p)}."""
     data = pd.DataFrame({"y": y, "a": [str(x) for x in a], "b": [str(x) for x in b]})
-    fit = ols("y ~ C(a) + C(b)", data=data).fit()
+    cells = len(set(zip(data["a"], data["b"])))
+    fit = ols("y ~ C(a) * C(b)" if len(data) > cells else "y ~ C(a) + C(b)", data=data).fit()
     t = anova_lm(fit, typ=2)
     res = float(t.loc["Residual", "df"])
     return {k: (float(t.loc[f"C({k})", "F"]), float(t.loc[f"C({k})", "df"]), res, float(t.loc[f"C({k})", "PR(>F)"]))
@@ -159,11 +161,20 @@ def detectable(n1: int, n2: int, sd: float) -> float:
     return float(TTestIndPower().solve_power(nobs1=n1, ratio=n2 / n1, alpha=LEVEL, power=POWER)) * sd
 
 
+def detectable_se(se: float) -> float:
+    """The smallest difference a two-sided z test with standard error ``se`` detects at 80 % power (statsmodels)."""
+    return float(NormalIndPower().solve_power(nobs1=1, ratio=0, alpha=LEVEL, power=POWER)) * se
+
+
 def seeds_needed(effect: float, sd: float) -> int | None:
     """Seeds per cell a two-sample t test needs to detect ``effect`` with 80 % power (None: no effect or SD)."""
     if not effect or not sd or math.isnan(sd):
         return None
-    return math.ceil(TTestIndPower().solve_power(effect_size=abs(effect) / sd, alpha=LEVEL, power=POWER))
+    try:
+        n = float(TTestIndPower().solve_power(effect_size=abs(effect) / sd, alpha=LEVEL, power=POWER))
+    except (ValueError, RuntimeError):
+        n = math.nan
+    return 2 if math.isnan(n) else max(2, math.ceil(n))     # nan: an effect this large needs the fewest seeds a t test has
 
 
 def power_note(n1: int, n2: int, sd: float, paper_effect: float | None, unit: str = "points") -> str:
