@@ -137,10 +137,16 @@ def paired_bootstrap(x: Sequence[float], y: Sequence[float], stat: Callable[[np.
                      n: int = 2000, seed: int = 0) -> tuple[float, tuple[float, float]]:
     """stat(x) − stat(y) over the same units (heads, items) and its 95 % percentile interval from scipy's paired
     bootstrap (the units resampled together)."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    r = st.bootstrap((x, y), lambda u, v: stat(u) - stat(v), paired=True, vectorized=False, n_resamples=n,
-                     method="percentile", confidence_level=1 - LEVEL, rng=np.random.default_rng(seed))
-    return float(stat(x) - stat(y)), (float(r.confidence_interval.low), float(r.confidence_interval.high))
+    return paired_statistic((x, y), lambda u, v: stat(u) - stat(v), n, seed)
+
+
+def paired_statistic(arrays: Sequence[Sequence[float]], stat: Callable[..., float], n: int = 2000,
+                     seed: int = 0) -> tuple[float, tuple[float, float]]:
+    """Any statistic of several arrays over the same units, and its 95 % interval (scipy's paired bootstrap)."""
+    arrs = [np.asarray(a, float) for a in arrays]
+    r = st.bootstrap(arrs, stat, paired=True, vectorized=False, n_resamples=n, method="percentile",
+                     confidence_level=1 - LEVEL, rng=np.random.default_rng(seed))
+    return float(stat(*arrs)), (float(r.confidence_interval.low), float(r.confidence_interval.high))
 
 
 def combined_bleu(diffs: Sequence[float], boot_vars: Sequence[float]) -> Test:
