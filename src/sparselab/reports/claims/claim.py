@@ -78,8 +78,16 @@ def with_verdict(c: Claim, verdict: Verdict, **kw) -> Claim:
 
 
 def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
-    """``claims.md``: a title, a paragraph, and one table of every claim."""
-    return f"# {title}\n\n{intro}\n\n" + table(claims)
+    """``claims.md``: a title, a paragraph, one table of every claim, and the state of the claims (:func:`summary`)."""
+    return f"# {title}\n\n{intro}\n\n" + table(claims) + "\n## State of the claims\n\n" + summary(claims)
+
+
+def summary(claims: Sequence[Claim]) -> str:
+    """The verdict counts and one line per claim: the block that each ``docs/<paper>.md`` repeats word for word
+    (a test holds them equal)."""
+    n = counts(claims)
+    head = f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in n.items()) + "."
+    return head + "\n\n" + "".join(f"- **{c.verdict.value}**: {c.row()[0]}\n" for c in claims)
 
 
 def table(claims: Sequence[Claim]) -> str:

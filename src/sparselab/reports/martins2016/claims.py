@@ -185,13 +185,15 @@ def figure3_points(rows: Sequence[dict]) -> dict[tuple[int, str, float, str], st
     by = {}
     for r in rows:
         c = r["config"]
+        if "num_labels" not in c.get("data", {}) or "metrics" not in r:
+            continue
         by[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]), c["task"]["loss"])] = r
     out = {}
     for (K, mix, L, loss), r in by.items():
         other = by.get((K, mix, L, "softmax"))
         if loss != "sparsemax" or other is None:
             continue
-        k = len([x for x in (r.get("best") or {}) if x.startswith("l2_mse_seed")]) or 1
+        k = len((r.get("extra") or {}).get("seeds") or [x for x in (r.get("best") or {}) if x.startswith("l2_mse_seed")])
         for m in ("mse", "js"):
             a, b = r["metrics"], other["metrics"]
             if k > 1 and a.get(f"{m}_std") is not None:
@@ -221,7 +223,7 @@ def figure3_claims(rows: Sequence[dict]) -> list[Claim]:
     base = {}
     for r in rows:
         c = r["config"]
-        if c["task"]["loss"] == "softmax":
+        if c.get("task", {}).get("loss") == "softmax" and "num_labels" in c.get("data", {}):
             base[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]))] = r["metrics"]
     near = [(k, t) for k, t in pts.items() if k[2] < 400]
     if not near:
