@@ -498,7 +498,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                                               + "\n## The paper's claims on BLEU (rows of `claims.md`)\n\n"
                                               + table([c for c in found if c.section == claims.S4]), runs))
     text = analysis.write(out, profile, options, recs, ref)
-    text += claims.per_head_section(analysed_runs) + "\nThe claims these numbers test: `claims.md`.\n"
+    text += claims.per_head_section(analysed_runs) + ("\nThe claims these numbers test: `claims.md`. The paper's §5 "
+                                                      "analyses are on en-de WMT14; ours on de-en Multi30k.\n")
     (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)
