@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..tables import md_table
@@ -41,7 +41,6 @@ class Claim:
     quoted: bool = True
     digits: int = 2
     p: float | None = None
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
         if self.verdict is Verdict.UNTESTED and not self.reason:
@@ -73,8 +72,6 @@ def untested(quote: str, section: str, quantity: str, reason: str, paper: str = 
     return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, ours=ours)
 
 
-def with_verdict(c: Claim, verdict: Verdict, **kw) -> Claim:
-    return replace(c, verdict=verdict, **kw)
 
 
 def render(title: str, intro: str, claims: Sequence[Claim]) -> str:

@@ -94,12 +94,6 @@ def paired(a: str, b: str, acc_a: Mapping[int, float], acc_b: Mapping[int, float
     return Paired(a, b, len(d), mean(d), se)
 
 
-def oriented(pairs: Mapping[tuple[str, str], Paired], a: str, b: str) -> Paired | None:
-    """The comparison a − b, from ``pairs`` keyed either way round."""
-    if (a, b) in pairs:
-        return pairs[(a, b)]
-    p = pairs.get((b, a))
-    return None if p is None else Paired(a, b, p.n, -p.diff, p.se)
 
 
 # ---------------------------------------------------------------- Table 2
