@@ -117,10 +117,12 @@ def ensemble_gain(out: Path, ensembles: Mapping[str, Mapping] | None, ref) -> Cl
         return Claim(quote, T1, q, V.UNTESTED, reason="no ensemble run")
     g = ensembles["medium"]
     keys = [(a, b) for b in ALPHAS for a in ALPHAS[1:] if g.get((a, b)) and g.get((1.0, b))]
-    pv = [paper[k] - paper[(1.0, k[1])] for k in keys if k in paper]
+    pv = [paper[k] - paper[(1.0, k[1])] for k in keys if k in paper and (1.0, k[1]) in paper]
     pcell = ", ".join(f"{d:+.2f}" for d in pv) + " (medium ens)" if pv else "–"
     if not keys:
         return Claim(quote, T1, q, V.UNTESTED, paper=pcell, reason="no ensemble of a softmax and a sparse output")
+    if len(pv) < len(keys):
+        return Claim(quote, T1, q, V.UNTESTED, paper=pcell, reason="papers.yaml has no ensemble value for a cell run")
     tests = []
     for a, b in keys:
         d = _ensemble_items(out, "medium", a, b, 1.0)
@@ -140,7 +142,7 @@ def largest_gain(groups: Mapping[str, Mapping], ref) -> Claim:
     q = "medium: the largest acc(sparse output) − acc(softmax output) at the same attention α"
     paper = _paper_t1(ref, "medium_avg")
     keys = [(a, b) for b in ALPHAS for a in ALPHAS[1:]]
-    pv = max((paper[k] - paper[(1.0, k[1])] for k in keys if k in paper), default=None)
+    pv = max((paper[k] - paper[(1.0, k[1])] for k in keys if k in paper and (1.0, k[1]) in paper), default=None)
     pcell = f"{pv:+.2f} (largest, medium avg)" if pv is not None else "–"
     g = (groups or {}).get("medium")
     if not g or any(not _acc(g, (a, b)) for a in ALPHAS for b in ALPHAS):

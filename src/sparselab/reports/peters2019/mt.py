@@ -650,7 +650,7 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
                            "val_acc_best") for x in xs]
             err = [stdev(v) if len(v) > 1 else 0.0 for v in runs]
             ax.errorbar(xs, [v for _, v in ours], yerr=err, marker="o", capsize=3, color="tab:blue",
-                        label=f"ours ({profile}, de-en Multi30k-size data; bars: SD over seeds)")
+                        label=f"ours ({profile}; bars: SD over seeds)")
         if paper:
             ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
         ax.set_xlabel(name)
@@ -658,7 +658,7 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
         ax.set_title(f"{FIG4_PAIR}, {fixed}")
         ax.set_xticks(list(GRID))
         ax.tick_params(axis="x", labelrotation=45)
-        ax.legend(loc="lower left", fontsize=7)
+        ax.legend(loc="center right", fontsize=7)
     fig.tight_layout()
     return plots.save(fig, path, dpi=100)
 
