@@ -23,33 +23,27 @@ def committed_by():
     return {(r["config"]["data"]["name"], r["config"]["task"]["loss"]): r for r in recs}
 
 
-def claim_rows() -> dict[str, str]:
-    text = (COMMITTED / "table2_multilabel.md").read_text(encoding="utf-8")
-    section = text.split("## The paper's claims, checked on these runs", 1)[1]
-    return {line.split(" | ")[0].lstrip("| "): line for line in section.splitlines() if line.startswith("| ")}
+def test_committed_claims_are_the_typed_claims_of_the_committed_records():
+    """claims.md: Table 2's rows from its committed records, Figure 3's and SNLI's from the runs.jsonl rows."""
+    from sparselab.reports.reference import reference
+    found = rep.table2_claims(committed_by(), reference("martins2016").get("table2_multilabel", {}))
+    text = (COMMITTED / "claims.md").read_text(encoding="utf-8")
+    for c in found + claims.figure3_claims(claims.stored_rows(COMMITTED, rep.F3)):
+        assert "| " + " | ".join(c.row()) + " |" in text
 
 
-def test_committed_claim_rows_are_recomputed_from_the_committed_records():
-    rows = claim_rows()
-    for c in rep.table2_claims(committed_by()):
-        assert rows[c.claim] == f"| {c.claim} | {c.rule} | **{c.verdict}** | {c.evidence} |"
-
-
-def test_best_cell_counts_rederived_from_the_replicates():
+def test_point_estimate_counts_rederived_from_the_records():
+    """Issue 54, item 5: "a slight advantage" counted as the paper counts: the cells where a loss is highest."""
     by = committed_by()
-    wins = dict.fromkeys(rep.LOSSES, 0)
+    top = dict.fromkeys(rep.LOSSES, 0)
     for d in ("scene", "emotions", "birds", "cal500"):
         for metric in ("micro_f1", "macro_f1"):
-            score = {l: 100 * by[(d, l)]["metrics"][metric] for l in rep.LOSSES}
-            reps = {l: 100 * np.mean([p["bootstrap"][metric] for p in by[(d, l)]["extra"]["per_split"]], axis=0)
-                    for l in rep.LOSSES}
-            beaten = {l for l in rep.LOSSES for m in rep.LOSSES
-                      if m != l and score[m] - score[l] > 2 * np.std(reps[m] - reps[l], ddof=1)}
-            for l in set(rep.LOSSES) - beaten:
-                wins[l] += 1
-    row = claim_rows()[claims.advantage_claim([], "").claim]
-    assert "best (ties shared) in 8 cells (4 paper datasets; Reuters missing): " + ", ".join(
-        f"{l} {wins[l]}" for l in rep.LOSSES) in row
+            score = {l: by[(d, l)]["metrics"][metric] for l in rep.LOSSES}
+            for l in rep.LOSSES:
+                top[l] += score[l] == max(score.values())
+    row = next(line for line in (COMMITTED / "claims.md").read_text().splitlines()
+               if line.startswith('| "a slight advantage of sparsemax"'))
+    assert ", ".join(f"{l} {top[l]} of 8" for l in rep.LOSSES) in row and top["sparsemax"] == 1
 
 
 def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_path, monkeypatch, capsys):

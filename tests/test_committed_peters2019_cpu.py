@@ -28,27 +28,12 @@ def grid_records(folder=COMMITTED, experiment: str = "peters2019/table1_medium")
     return [r for r in stored("runs.jsonl", folder) if r["config"]["experiment_name"] == experiment]
 
 
-def committed_pvalues(folder=COMMITTED) -> dict:
-    """{(direction, mapping α): p} as table2_mt.md prints them, the largest over the seeds (as the claims take
-    them). Read back rather than recomputed, so that the claims text does not depend on the last bit of a resampled
-    BLEU (the recomputation, with its tolerance, is test_committed_paired_bootstrap_follows_from_the_committed_bleu_files)."""
-    alpha = {label: a for _, a, label in peters2019_mt.MAPPINGS}
-    parts = (folder / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)
-    cells = [[c.strip() for c in line.strip("|").split("|")] for line in (parts[1] if len(parts) > 1 else "")
-             .splitlines() if line.startswith("| ") and not line.startswith("| direction")]
-    out: dict = {}
-    for c in cells:
-        if c[1] in alpha and c[6] != "–":
-            out[(c[0], alpha[c[1]])] = max(out.get((c[0], alpha[c[1]]), 0.0), float(c[6]))
-    return out
-
-
 def issue32_claims_text(folder=COMMITTED) -> str:
     """claims.md recomputed from the stored records of issue 32's plan: seeds grouped per cell, the ensembles, MT."""
     groups = {"medium": peters2019.by_config(grid_records(folder))}
     ensembles = {"medium": peters2019.by_config(grid_records(folder, "peters2019/ensemble_medium"))}
-    return peters2019_claims.claims_text("cpu", groups, stored("runs_mt.jsonl", folder), reference("peters2019"),
-                                         ensembles, committed_pvalues(folder))
+    return peters2019_claims.claims_text("cpu", peters2019_claims.claims(
+        folder, groups, stored("runs_mt.jsonl", folder), reference("peters2019"), ensembles))
 
 
 def bootstrap_mismatches(folder=COMMITTED) -> list[str]:
@@ -74,7 +59,7 @@ def bootstrap_mismatches(folder=COMMITTED) -> list[str]:
 @needs_reference
 def test_issue32_claims_are_computed_from_the_committed_records():
     """Every verdict, number and margin of claims.md from the stored records: the seeds of each cell, the seed
-    ensembles, the MT runs and the bootstrap p's of table2_mt.md."""
+    ensembles' test predictions, the MT runs and the BLEU files."""
     assert len(grid_records()) == 17, "9 cells with seed 0, seeds 1 and 2 for output and attention α in {1, 2}"
     assert len(grid_records(experiment="peters2019/ensemble_medium")) == 4
     assert issue32_claims_text() == (COMMITTED / "claims.md").read_text(encoding="utf-8")
@@ -86,21 +71,20 @@ def test_issue32_paired_bootstrap_follows_from_the_committed_bleu_files():
     assert bootstrap_mismatches() == []
 
 
-def test_issue32_attention_spread_is_the_seed_means_spread():
-    """The Table 1 rule re-derived without the claims module: the attention-α spread of the seed means at each
-    output α, as the claims row prints it, and the margin the largest seed spread of a cell."""
+def test_issue32_sparse_output_row_is_scipys_welch_with_holm():
+    """Issue 54: the Table 1 row re-derived without the kit: scipy's Welch p of each 3-seed pair, Holm by hand."""
     acc: dict = {}
     for r in grid_records():
         acc.setdefault((r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"]), []).append(
             r["metrics"]["acc"])
-    means = {k: sum(v) / len(v) for k, v in acc.items()}
-    spreads = [max(means[(a, b)] for b in (1.0, 1.5, 2.0)) - min(means[(a, b)] for b in (1.0, 1.5, 2.0))
-               for a in (1.0, 1.5, 2.0)]
-    margin = max(max(v) - min(v) for v in acc.values() if len(v) > 1)
-    rows = {line.split(" | ")[0].lstrip("| "): line for line in (COMMITTED / "claims.md").read_text().splitlines()
-            if line.startswith("| ")}
-    row = rows["attention α matters less than output α (Table 1)"]
-    assert "/".join(f"{x:.2f}" for x in spreads) in row and f"largest seed spread {margin:.2f}" in row
+    from scipy import stats
+    p = {b: stats.ttest_ind(acc[(2.0, b)], acc[(1.0, b)], equal_var=False).pvalue for b in (1.0, 2.0)}
+    assert all(len(acc[(a, b)]) == 3 for a in (1.0, 2.0) for b in (1.0, 2.0))
+    row = next(line for line in (COMMITTED / "claims.md").read_text().splitlines()
+               if line.startswith("| sparse outputs (1.5-entmax, sparsemax) beat softmax"))
+    # six comparisons in the claim: the smallest of these two raw p's is multiplied by at most 6
+    assert all(p_ < 0.05 for p_ in p.values()) and "Holm over 6" in row
+    assert f"out 2/att 1: {sum(acc[(2.0, 1.0)]) / 3 - sum(acc[(1.0, 1.0)]) / 3:+.2f}" in row
 
 
 def planned_jobs() -> int:

@@ -135,27 +135,21 @@ def test_index_renders_tables_figures_and_provenance(tmp_path):
 
 
 
-def test_claim_verdicts_reads_claim_tables_and_bullets():
-    text = ("| claim (paper) | rule | verdict | evidence |\n|---|---|---|---|\n| A beats B | a > b | **holds** | 3 > 2 |\n"
-            "| C | c | untested (no data) | – |\n\n| dataset | verdict |\n|---|---|\n| x | holds |\n\n"
-            "**Density modes** (rule):\n\n- enc: 0.3 — **holds**; peak — **does not hold**\n\nOther text.\n"
-            "- not a claim — **holds**\n")
-    assert index.claim_verdicts(text) == [("A beats B", "holds"), ("C", "untested"), ("Density modes", "holds"),
-                                          ("Density modes", "does not hold")]
+def test_index_opens_with_the_verdict_counts_of_the_typed_claims_and_the_smoke_caveat(tmp_path):
+    from sparselab.reports.claims import Claim, Verdict
 
-
-def test_index_opens_with_a_summary_of_claims_and_the_smoke_caveat(tmp_path):
-    (tmp_path / "a.md").write_text("| claim | verdict |\n|---|---|\n| A | holds |\n| B | **does not hold** |\n")
-    (tmp_path / "b.md").write_text("| claim | verdict |\n|---|---|\n| A | holds |\n\n**C**\n\n"
-                                   "- x — **holds**\n- y — **untested**\n")
-    items = [("First", "a.md", "d"), ("Second", "b.md", "d")]
-    smoke = index.write_index(tmp_path, "t", items, [], runs=tmp_path, profile="smoke").read_text()
+    (tmp_path / "claims.md").write_text("| claim | verdict |\n|---|---|\n| A | holds |\n")
+    found = [Claim("A", "§1", "q", Verdict.HOLDS), Claim("B", "§2", "q", Verdict.FAILS),
+             Claim("C", "§3", "q", Verdict.UNTESTED, reason="not run")]
+    items = [("Claims", "claims.md", "d")]
+    smoke = index.write_index(tmp_path, "t", items, [], runs=tmp_path, profile="smoke", claims=found).read_text()
     head = smoke.split("<nav>", 1)[0]
     assert "Smoke profile:" in head and "test the plumbing, not the paper" in head
-    assert "3 claims of the paper" in head and "2 holds, 1 does not hold, 1 untested" in head   # A once: a.md
-    assert "<td>C</td><td>holds ×1, untested ×1</td><td><a href='#a1'>Second</a></td>" in head
+    assert "3 claims" in head and "1 holds, 1 does not hold, 1 untested" in head
+    assert "<td>&quot;C&quot; (§3)</td><td>untested (not run)</td><td><a href='#a0'>claims.md</a></td>" in head
     cpu = index.write_index(tmp_path, "t", items, [], runs=tmp_path, profile="cpu").read_text()
-    assert "Smoke profile" not in cpu and "<h2>Summary</h2>" in cpu.split("<nav>", 1)[0]
+    assert "Smoke profile" not in cpu and "No claim has a verdict" in cpu.split("<nav>", 1)[0]
+
 
 # ---------------------------------------------------------------- numbers
 def test_numbers_diff():

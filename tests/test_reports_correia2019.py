@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
+from scipy import stats as st
 
 from sparselab.engine import record
+from sparselab.reports.claims import Verdict as V
 from sparselab.reports.correia2019 import report as rep
 from sparselab.reports.correia2019 import analysis as ana
 from sparselab.reports.correia2019 import claims
@@ -263,8 +266,8 @@ def test_table1_cells_match_the_records_and_the_paper(built):
     assert [r[10] for r in conv].count("no: ended at step 30 of the 40 budget (early stopping)") == 1
     assert len(conv) == 5 and "equal budgets: **no**" in text
     # the Table 1 claim, by the paired bootstrap on the files copied beside the report
-    assert "## The paper's claim, checked" in text and "- de-en, 1.5-entmax against softmax: tokenized test BLEU " \
-        "seed 0:" in text
+    assert "## The paper's claims on BLEU (rows of `claims.md`)" in text and \
+        "| sparse attention costs no BLEU: 1.5-entmax (§4, Table 1) | de-en: tokenized test BLEU" in text
     # val_acc_best = 40 + n_hyps + seed: softmax (43 + 43) / 2, 1.5-entmax 41, α-entmax 42
     assert ("de-en: the Table 1 models lie within 2.00 points of best validation token accuracy (softmax 43.00, "
             "1.5-entmax 41.00, α-entmax 42.00)") in text
@@ -316,21 +319,13 @@ def test_bimodality_check():
 def test_analysis_text_states_each_claim_from_the_records(built):
     _, out = built
     text = (out / "analysis.md").read_text()
-    assert ("of 18 heads 18 moved, 18 fell first (toward softmax) and 18 of those then rose by τ (sparser), 0 rose "
-            "first; |α − α₀| at the last recorded step 20: mean 0.100, largest 0.100 — **holds**") in text
-    # 6 heads per type: BC's bootstrap interval at step 0 is wide, so the shape is not attributable to training
-    assert "encoder self-attention: paper bimodal; ours bimodal at the end" in text
-    assert text.count("lies within the step-0 bootstrap interval: the shape is the initialisation's") == 3
-    assert "encoder self-attention, α-entmax: higher than softmax in 3 of 3 layers (0, 1, 2) — **holds**; peaks " \
-           "at layer 1 of 0–2 — **holds**" in text
-    assert "heads with density ≥ 0.9: α-entmax 50 % of 6, 1.5-entmax 0 % of 6 (a mode: ≥ 12.5 %) — **holds**" in text
-    assert "median previous-token confidence: softmax 0.900, 1.5-entmax 0.920, α-entmax 0.950 — **holds**" in text
-    # sparse heads 0.5 + 0.1 x layer + 0.01 x head + 0.1: layer 2's two heads per side pass the paper's 0.80
-    assert "BPE-merging heads above the paper's 0.8 (papers.yaml `bpe_merging_score`): softmax 0 (step 0: 0) over 2 " \
-           "run(s)" in text and "α-entmax 0.810 (step 0: 0.200) — **holds**" in text
-    assert "**Table 1: sparse attention costs no BLEU** (paper: softmax 29.79, 1.5-entmax 29.83, α-entmax 29.9" in text
-    assert "interrogation heads: **untested** (4 question words in the validation set, fewer than 20)" in text
-    assert "agrees" not in text
+    assert "The claims these numbers test: `claims.md`." in text and "**holds**" not in text
+    claims_md = (out / "claims.md").read_text()
+    rows = [line for line in claims_md.splitlines() if line.startswith("| ") and "§" in line]
+    assert len(rows) >= 22                            # every claim of §4–5 has its row, tested or not
+    assert "| \"most heads first move toward softmax\" (§5, Figure 2) |" in claims_md
+    assert "| \"both sparse variants show more diversity than softmax\" (§5, Figure 6) |" in claims_md
+    assert "## State of the claims" in claims_md
     per_head = table(text, "## Every head's α")
     assert len(per_head) == 18 and per_head[0] == ["encoder self-attention", "0", "0", "1.400", "1.200 (10)", "1.500",
                                                    "1.020", "-0.380", "fell, then rose"]
@@ -345,20 +340,19 @@ def _path(*alphas):
     return [{"step": 100 * i, "alpha": {"enc_self/l0": list(a)}} for i, a in enumerate(alphas)]
 
 
-def test_trajectory_rule_untested_when_alpha_stays_within_its_initial_spread():
-    # 4 heads start 1.2..1.8 (std 0.22, τ 0.11); the committed cpu run's largest move was 0.08
-    start = [1.2, 1.4, 1.6, 1.8]
-    v = claims.trajectory_verdict(_path(start, [a - 0.05 for a in start], [a - 0.08 for a in start]))
-    assert v["moved"] == 0 and v["verdict"].startswith("**untested** (only 0 of 4 heads left α₀ ± τ")
-    # all fall by 0.2, then two come back up by 0.3: the paper's pattern
-    v = claims.trajectory_verdict(_path(start, [a - 0.2 for a in start], [1.3, 1.5, 1.4, 1.6]))
-    assert (v["moved"], v["fell_first"], v["then_rose"], v["rose_first"]) == (4, 4, 2, 0)
-    assert v["verdict"] == "**holds**"
-    # most rise first: does not hold
-    v = claims.trajectory_verdict(_path(start, [a + 0.2 for a in start[:3]] + [1.6], [1.5, 1.7, 1.9, 1.5]))
-    assert (v["rose_first"], v["fell_first"]) == (3, 1) and v["verdict"] == "**does not hold**"
-    assert claims.trajectory_verdict(_path(start))["verdict"].startswith("**untested** (no α trajectory")
-    assert abs(claims.move_threshold(start) - 0.5 * 0.2236) < 1e-3 and claims.move_threshold([1.5] * 4) == 0.01
+def _traj_run(*alphas):
+    return {"extra": {"alpha_trajectory": {"history": _path(*alphas)}}}
+
+
+def test_trajectory_rows_are_a_binomial_test_and_a_count():
+    start = [1.2, 1.4, 1.6, 1.8] * 3
+    first, then = claims.trajectory_claims([_traj_run(start, [a - 0.2 for a in start], [a - 0.05 for a in start])])
+    assert first.verdict is V.HOLDS and first.p == pytest.approx(st.binomtest(12, 12, 0.5).pvalue)
+    assert then.verdict is V.HOLDS and then.detail == "12 of 12 heads"          # back up by 0.15 ≥ τ 0.11
+    first, then = claims.trajectory_claims([_traj_run(start, [a + 0.2 for a in start])])
+    assert first.verdict is V.FAILS and then.verdict is V.FAILS
+    assert claims.trajectory_claims([])[0].verdict is V.UNTESTED
+    assert abs(claims.move_threshold(start[:4]) - 0.5 * 0.2236) < 1e-3 and claims.move_threshold([1.5] * 4) == 0.01
 
 
 def _alpha_run(start: list[float], end: list[float]) -> dict:
@@ -367,23 +361,20 @@ def _alpha_run(start: list[float], end: list[float]) -> dict:
                       "learned_alpha": {"enc_self": {"0": end}}}} if n else {}
 
 
-def test_bimodality_rule_compares_with_step_0():
-    import numpy as np
-
+def test_bimodality_by_the_bc_interval_and_the_step_0_control_by_a_paired_bootstrap():
     rng = np.random.default_rng(1)
     start = list(1.5 + 0.05 * rng.standard_normal(32))            # one clump at step 0
     two = [1.05 + 0.01 * (i % 3) for i in range(16)] + [1.95 - 0.01 * (i % 3) for i in range(16)]
-    (line,) = claims.bimodality_verdicts([_alpha_run(start, two)])
-    assert "paper bimodal; ours bimodal" in line and line.endswith("**holds**")
-    (line,) = claims.bimodality_verdicts([_alpha_run(start, start)])
-    assert line.endswith("the shape is the initialisation's)")
-    (line,) = claims.bimodality_verdicts([_alpha_run(two, two)])           # bimodal already at step 0
-    assert "**untested**" in line
+    enc, _, _, ours, modes = claims.bimodality_claims([_alpha_run(start, two)])
+    assert enc.verdict is V.HOLDS and enc.ci[0] > ana.BC_UNIFORM
+    assert ours.ours and ours.verdict is V.HOLDS and ours.ci[0] > 0              # BC rose on the same heads
+    assert modes.verdict is V.HOLDS and modes.detail == "upper 1.94, lower 1.06"
+    enc, _, _, ours, modes = claims.bimodality_claims([_alpha_run(start, start)])
+    assert enc.verdict is not V.HOLDS and ours.verdict is V.INCONCLUSIVE and modes.verdict is V.UNTESTED
     run = _alpha_run(start, two)
     run["extra"]["learned_alpha"] = {"context": {"0": two}}
     run["extra"]["alpha_trajectory"]["history"][0]["alpha"] = {"context/l0": start}
-    (line,) = claims.bimodality_verdicts([run])
-    assert "context attention: paper unimodal; ours bimodal" in line and line.endswith("**does not hold**")
+    assert claims.bimodality_claims([run])[2].verdict is V.FAILS                 # context: bimodal, paper unimodal
 
 
 def _heads_run(js_end, js0=None, density=None, density0=None) -> dict:
@@ -396,55 +387,29 @@ def _heads_run(js_end, js0=None, density=None, density0=None) -> dict:
     return {"extra": e}
 
 
-def test_js_rules_higher_and_middle_peak_against_step_0():
-    flat = {"0": 0.1, "1": 0.1, "2": 0.1}
-    peak = {"0": 0.2, "1": 0.5, "2": 0.3}
-    runs = {"softmax": [_heads_run(flat, flat)], "alpha_entmax": [_heads_run(peak, flat)]}
-    (line,) = claims.js_verdicts(runs)
-    assert line == ("- encoder self-attention, α-entmax: higher than softmax in 3 of 3 layers (0, 1, 2) — **holds**; "
-                    "peaks at layer 1 of 0–2 — **holds**")
-    runs["alpha_entmax"] = [_heads_run(peak, peak)]                       # the same profile at step 0
-    (line,) = claims.js_verdicts(runs)
-    assert line.count("**untested**") == 2 and "within 0.01 of its step-0 value" in line
-    runs["alpha_entmax"] = [_heads_run({"0": 0.6, "1": 0.5, "2": 0.05}, flat)]
-    (line,) = claims.js_verdicts(runs)
-    assert "in 2 of 3 layers (0, 1) — **does not hold**; peaks at layer 0 of 0–2 — **does not hold**" in line
-    two = {"softmax": [_heads_run({"0": 0.1, "1": 0.1}, {"0": 0.1, "1": 0.1})],
-           "entmax15": [_heads_run({"0": 0.2, "1": 0.3}, {"0": 0.1, "1": 0.1})]}
-    assert "**untested** (2 layers: no middle layer)" in claims.js_verdicts(two)[0]
-    assert "no JS at step 0" in claims.js_verdicts({"softmax": [_heads_run(flat)],
-                                                    "entmax15": [_heads_run(peak)]})[0]
+def test_js_sentence_as_written_by_a_sign_test_and_ours_against_step_0():
+    soft0, soft = {"0": 0.02, "1": 0.02, "2": 0.02}, {"0": 0.1, "1": 0.1, "2": 0.1}
+    sparse0, sparse = {"0": 0.22, "1": 0.22, "2": 0.22}, {"0": 0.28, "1": 0.4, "2": 0.28}
+    runs = {"softmax": [_heads_run(soft, soft0)] * 2, "entmax15": [_heads_run(sparse, sparse0)] * 2}
+    higher, ours, peak = claims.js_claims(runs)
+    assert higher.p == pytest.approx(st.binomtest(3, 3, 0.5).pvalue) and higher.verdict is V.INCONCLUSIVE  # 3 layers
+    assert ours.ours and ours.estimate == pytest.approx((-0.02 + 0.10 - 0.02) / 3)
+    assert peak.verdict is V.HOLDS or peak.verdict is V.INCONCLUSIVE
+    more = {"softmax": [_heads_run({str(i): 0.1 for i in range(6)}, {str(i): 0.1 for i in range(6)})] * 2,
+            "entmax15": [_heads_run({str(i): 0.2 + 0.01 * i for i in range(6)}, {str(i): 0.3 for i in range(6)})] * 2}
+    higher, ours, _ = claims.js_claims(more)
+    assert higher.verdict is V.HOLDS and ours.verdict is V.FAILS       # higher than softmax, less than at step 0
 
 
-def test_density_rule_against_step_0():
+def test_density_rows_paired_over_heads():
     dense0 = [1.0] * 8
     alpha = [0.95, 0.97, 0.2, 0.3, 0.92, 0.25, 0.99, 0.3]
     fixed = [0.5, 0.55, 0.6, 0.45, 0.5, 0.52, 0.58, 0.48]
     runs = {"entmax15": [_heads_run({}, {}, fixed, dense0)], "alpha_entmax": [_heads_run({}, {}, alpha, dense0)]}
-    (line,) = claims.density_verdicts(runs)
-    assert "α-entmax 50 % of 8, 1.5-entmax 0 % of 8 (a mode: ≥ 12.5 %) — **holds**" in line
-    runs["alpha_entmax"] = [_heads_run({}, {}, alpha, alpha)]              # spread already at step 0
-    assert "**untested** (the difference in spread lies within" in claims.density_verdicts(runs)[0]
+    paper, ours = claims.density_claims(runs)[:2]
+    assert paper.verdict is V.HOLDS and ours.verdict is V.HOLDS
     runs["alpha_entmax"] = [_heads_run({}, {}, [0.5, 0.6] * 4, dense0)]
-    assert claims.density_verdicts(runs)[0].endswith("**does not hold**")
-    # one near-dense head among 16 is no mode, however wide the spread (the committed context-attention case)
-    one = [0.95] + [0.1, 0.6] * 7 + [0.3]
-    runs = {"entmax15": [_heads_run({}, {}, fixed * 2, dense0 * 2)], "alpha_entmax": [_heads_run({}, {}, one, dense0 * 2)]}
-    (line,) = claims.density_verdicts(runs)
-    assert "α-entmax 6 % of 16" in line and line.endswith("**does not hold**")
-
-
-def test_js_higher_is_untested_when_the_gap_to_softmax_is_the_initialisations():
-    """The committed cpu case: 1.5-entmax's JS starts ~0.2 above softmax's (the mapping makes random attention
-    diverse) and ends 0.18 above: higher than softmax, but not by training."""
-    soft0, soft = {"0": 0.02, "1": 0.02, "2": 0.02}, {"0": 0.1, "1": 0.1, "2": 0.1}
-    sparse0, sparse = {"0": 0.22, "1": 0.22, "2": 0.22}, {"0": 0.28, "1": 0.4, "2": 0.28}
-    runs = {"softmax": [_heads_run(soft, soft0)], "entmax15": [_heads_run(sparse, sparse0)]}
-    (line,) = claims.js_verdicts(runs)
-    assert "higher than softmax in 3 of 3 layers (0, 1, 2) — **untested** (in layer(s) 0, 2 the gap to softmax is " \
-           "no larger than at step 0 (0.180 vs 0.200, 0.180 vs 0.200): the mapping's, not training's)" in line
-    runs["entmax15"] = [_heads_run({"0": 0.4, "1": 0.5, "2": 0.4}, sparse0)]
-    assert "— **holds**; peaks at layer 1" in claims.js_verdicts(runs)[0]
+    assert claims.density_claims(runs)[0].verdict is V.FAILS               # no near-dense mode
 
 
 def _bpe_run(scores: list[float], scores0: list[float]) -> dict:
@@ -453,24 +418,16 @@ def _bpe_run(scores: list[float], scores0: list[float]) -> dict:
                       "heads_initial": {"bpe_merging": {"enc_self": {"0": scores0}}}}}
 
 
-def test_bpe_rule_counts_heads_above_the_papers_threshold():
+def test_bpe_rows_the_papers_definition_untested_and_ours_labelled():
     low = [0.2] * 8
-    # the committed cpu case: best heads 0.337 / 0.425 / 0.433, none near the paper's 0.80
-    runs = {"softmax": [_bpe_run([0.337] + low[1:], low)], "entmax15": [_bpe_run([0.425] + low[1:], low)],
-            "alpha_entmax": [_bpe_run([0.433] + low[1:], low)]}
-    line = claims.bpe_verdict(runs, REF)
-    assert "softmax 0 (step 0: 0) over 1 run(s), 1.5-entmax 0 (step 0: 0)" in line and line.endswith("**does not hold**")
-    # the paper's pattern: two sparse heads above 0.80 each, none for softmax
-    runs["entmax15"] = [_bpe_run([0.83, 0.86] + low[2:], low)]
-    runs["alpha_entmax"] = [_bpe_run([0.89, 0.9] + low[2:], low)]
-    assert claims.bpe_verdict(runs, REF).endswith("**holds**")
-    # one sparse head above the threshold is not the paper's two
+    runs = {"softmax": [_bpe_run([0.337] + low[1:], low)], "entmax15": [_bpe_run([0.83, 0.86] + low[2:], low)],
+            "alpha_entmax": [_bpe_run([0.89, 0.9] + low[2:], low)]}
+    rows = claims.role_claims(runs, REF)
+    paper, ours = rows[1], rows[2]
+    assert paper.verdict is V.UNTESTED and "1-token clusters" in paper.reason and not paper.ours
+    assert ours.ours and ours.verdict is V.HOLDS
     runs["entmax15"] = [_bpe_run([0.83] + low[1:], low)]
-    assert claims.bpe_verdict(runs, REF).endswith("**does not hold**")
-    # already there at step 0: not training's
-    runs = {v: [_bpe_run([0.9, 0.9] + low[2:], [0.9, 0.9] + low[2:])] for v in ("softmax", "entmax15", "alpha_entmax")}
-    assert "**untested** (the sparse models had as many such heads at step 0)" in claims.bpe_verdict(runs, REF)
-    assert "**untested** (papers.yaml gives no threshold)" in claims.bpe_verdict(runs, {})
+    assert claims.role_claims(runs, REF)[2].verdict is V.FAILS
     assert claims.paper_bpe_threshold(REF) == 0.8
 
 
@@ -480,7 +437,7 @@ def _bleu_files(folder: Path, stem: str, hyps: list[str], refs: list[str]) -> No
     (folder / f"{stem}.tok.ref.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
 
 
-def test_table1_claim_by_paired_bootstrap_and_seed_spread(tmp_path):
+def test_table1_rows_non_inferiority_on_the_combined_bootstrap(tmp_path):
     refs = [f"sentence {i} has the words w{i} and v{i} in it ." for i in range(60)]
     worse = [f"sentence {i} x y z ." for i in range(60)]
     stem = lambda r, s: f"de-en.{runs_mod.variant_of(r)}.seed{runs_mod.seed_of(r)}.{s}"  # noqa: E731
@@ -489,25 +446,15 @@ def test_table1_claim_by_paired_bootstrap_and_seed_spread(tmp_path):
         return {"config": config(variant, seed), "metrics": {"bleu_tok": bleu}}
 
     folder = tmp_path / "one"
-    _bleu_files(folder, "de-en.softmax.seed0.test", refs, refs)
-    _bleu_files(folder, "de-en.entmax15.seed0.test", worse, refs)
-    _bleu_files(folder, "de-en.alpha_entmax.seed0.test", refs, refs)
+    for v, h in (("softmax", refs), ("entmax15", worse), ("alpha_entmax", refs)):
+        _bleu_files(folder, f"de-en.{v}.seed0.test", h, refs)
     recs = [rec("softmax", 0, 100.0), rec("entmax15", 0, 10.0), rec("alpha_entmax", 0, 100.0)]
-    lines = claims.table1_verdicts(folder, recs, stem)
-    assert lines[0].startswith("- de-en, 1.5-entmax against softmax: tokenized test BLEU seed 0: ")
-    assert "p 0.0010)" in lines[0] and "1 seed: test-set noise only" in lines[0]
-    assert lines[0].endswith("**does not hold**") and lines[1].endswith("**holds**")
-    # 2 seeds: 1.5-entmax significantly worse in one seed only: inconclusive
-    _bleu_files(folder, "de-en.softmax.seed1.test", refs, refs)
-    _bleu_files(folder, "de-en.entmax15.seed1.test", refs, refs)
-    _bleu_files(folder, "de-en.alpha_entmax.seed1.test", refs, refs)
-    recs += [rec("softmax", 1, 100.0), rec("entmax15", 1, 100.0), rec("alpha_entmax", 1, 100.0)]
-    lines = claims.table1_verdicts(folder, recs, stem)
-    assert "seed spread (larger std of the two models over 2 seeds) 63.64" in lines[0]
-    assert lines[0].endswith("**inconclusive**") and lines[1].endswith("**holds**")
-    (folder / "de-en.alpha_entmax.seed1.test.tok.hyp.txt").unlink()
-    assert "**untested** (files missing: de-en.alpha_entmax.seed1.test.tok.hyp.txt)" in \
-        claims.table1_verdicts(folder, recs, stem)[1]
+    ent, alpha, higher = claims.bleu_claims(folder, recs, stem, REF)
+    assert ent.verdict is V.FAILS and ent.estimate < -50 and "1 seed" in ent.test
+    assert alpha.verdict is V.HOLDS and alpha.estimate == 0          # identical output: no loss, zero variance
+    assert higher.verdict is V.FAILS
+    (folder / "de-en.alpha_entmax.seed0.test.tok.hyp.txt").unlink()
+    assert claims.bleu_claims(folder, recs, stem, REF)[0].label.startswith("untested (BLEU files missing")
 
 
 # ---------------------------------------------------------------- convergence and the scaling rule
@@ -641,7 +588,7 @@ def test_figures_not_allowed_by_the_records_are_not_left_stale(runs, tmp_path):
     assert not list(out.glob("attention_maps_alpha_entmax_*.png"))
     text = (out / "analysis.md").read_text()
     assert "`figure2_alpha_trajectories.png` not drawn: no α-entmax run with an α trajectory" in text
-    assert "- **untested** (no α-entmax run with a recorded trajectory)" in text
+    assert "**untested (no α-entmax run with a recorded trajectory)**" in (out / "claims.md").read_text()
     assert "learned output α" not in (out / "table1_bleu.md").read_text().split("## Tokenized BLEU")[1]
 
 

@@ -8,6 +8,7 @@ the data root instead of an absolute path (checked on its own below).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,12 @@ def runs(tmp_path_factory) -> Path:
     return root
 
 
+def tables_only(text: str) -> str:
+    """The report without its claim sections (issue 54 decides those by the kit's tests, in claims.md)."""
+    text = re.sub(r"\n## The paper.s ordering.*?(?=\n## )", "", text, flags=re.S)
+    return text.split("## The paper's claims")[0]
+
+
 def without_reuters(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith(REUTERS))
 
@@ -57,7 +64,8 @@ def test_smoke_reports_match_the_pre_refactor_tables(runs, tmp_path, paper, modu
     for name in files:
         got = (tmp_path / name).read_text(encoding="utf-8")
         want = (FIXTURES / "smoke_reports" / paper / name).read_text(encoding="utf-8")
-        assert without_reuters(got) == without_reuters(want), name
+        # the tables, not the claims section (issue 54 moved the claims to claims.md, decided by the kit's tests)
+        assert without_reuters(tables_only(got)) == without_reuters(tables_only(want)), name
         assert str(runs) not in got and str(PROJECT) not in got
     html = (tmp_path / "index.html").read_text()
     assert html.count("<table>") >= len([f for f in files if f.endswith(".md")])

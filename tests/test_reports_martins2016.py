@@ -9,6 +9,7 @@ from sparselab.data.root import data_root
 from sparselab.engine import record
 from sparselab.reports.martins2016 import report as rep
 from sparselab.reports.martins2016 import claims
+from sparselab.reports.claims import Verdict as V
 
 REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
                              "datasets": ["scene", "emotions"], "systems": ["logistic", "softmax", "sparsemax"],
@@ -88,7 +89,7 @@ def test_table2_cells_best_in_bold_and_missing(runs):
 def test_table2_text(runs, tmp_path):
     out = tmp_path / "o"
     out.mkdir()
-    recs, reductions = rep.write_table2("smoke", out, runs, ref=REF, reuters_msg=REUTERS)
+    recs, reductions, _ = rep.write_table2("smoke", out, runs, ref=REF, reuters_msg=REUTERS)
     text = (out / "table2_multilabel.md").read_text()
     assert text.startswith("# Martins & Astudillo (2016), Table 2: multi-label classification\n\nProfile: **smoke**. Runs: 8.")
     assert f"Reuters RCV1-v2: {REUTERS}\n" in text
@@ -104,9 +105,8 @@ def test_table2_text(runs, tmp_path):
     assert "  - yeast: not recorded (a run from before the removal: it kept them)" in text
     # the claims table closes the report; its last row, our earlier rule: gaps to the best (points) 3.75 / 6 / 5.25
     last = text.rstrip().splitlines()[-1]
-    assert last.startswith("| Ours, weaker (the rule before issue 37)") and \
-        "**does not hold**" in last and "logistic 3.75, softmax 6.00, sparsemax 5.25" in last
-    assert "sparsemax best in 2 of 4 cells (2 paper datasets; Reuters missing)" in last
+    assert last.startswith("| ours: the three losses perform comparably") and \
+        "**does not hold**" in last and "logistic 3.75, softmax 6.00, sparsemax 5.25; sparsemax best in 2" in last
     # records without bootstrap replicates: no noise, every difference counts (and the text says so)
     assert "not in these records, so every difference counts" in text
 
@@ -114,7 +114,7 @@ def test_table2_text(runs, tmp_path):
 def test_table2_without_runs(tmp_path):
     out = tmp_path / "o"
     out.mkdir()
-    recs, _ = rep.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
+    recs, _, _ = rep.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
     text = (out / "table2_multilabel.md").read_text()
     assert recs == [] and "| reuters_rcv1v2 (dataset of the paper) | data not available here |" in text
     assert "Paper (reference)" in text and "Reported summary" not in text
@@ -146,9 +146,9 @@ def test_figure3_cells_and_crossover(runs, tmp_path):
     assert "labels per document Poisson(1) by rejection sampling;" in text
     assert "Differences from the paper profile (config and sweep compared):" in text
     assert "`task.cv_folds`: None here, 5 in the paper profile" in text
-    # lengths 200 and 1000 only: nothing around 400 words, so the claim is untested
-    assert text.rstrip().splitlines()[-1].startswith("| The sparsemax loss is better for label proportions")
-    assert "**untested (the L grid 200, 1000 does not hold the lengths around 400" in text
+    # the claims on these numbers are rows of claims.md
+    assert text.endswith(claims.POINTER)
+    assert "Welch t per point" in claims.figure3_claims(recs)[0].test
     assert (out / "figure3_label_proportions.png").stat().st_size > 0
 
 
@@ -184,51 +184,57 @@ def test_write_reports_and_index(runs, tmp_path):
 
 
 # ---------------------------------------------------------------- the claims' rules
-def test_multilabel_claim_rule():
-    close = [{"logistic": 70.0, "softmax": 71.0, "sparsemax": 72.0}, {"logistic": 60.0, "softmax": 59.0, "sparsemax": 58.0}]
-    c = claims.multilabel_claim(close, 1)
-    assert c.verdict == "holds" and "logistic 1.00, softmax 1.00, sparsemax 1.00" in c.evidence
-    assert "sparsemax best in 1 of 2 cells" in c.evidence
-    never = [{"logistic": 70.0, "softmax": 71.0, "sparsemax": 70.5}]
-    assert claims.multilabel_claim(never, 1).verdict == "does not hold"          # sparsemax best nowhere
-    assert claims.multilabel_claim([], 0).verdict.startswith("untested (no paper dataset")
+def test_weaker_claim_is_ours_and_labelled():
+    close = [{"logistic": 70.0, "softmax": 71.0, "sparsemax": 72.0}]
+    c = claims.weaker_claim(close, 1)
+    assert c.ours and c.verdict is V.HOLDS and "logistic 2.00, softmax 1.00, sparsemax 0.00" in c.detail
+    assert claims.weaker_claim([{"logistic": 72.0, "softmax": 70.0, "sparsemax": 71.0}], 1).verdict is V.FAILS
+    assert claims.weaker_claim([], 0).verdict is V.UNTESTED
 
 
-def test_proportions_claim_rule():
-    grid = [200.0, 400.0, 600.0, 800.0]
-    good = {"K=10 uniform MSE": [(L, 0.01 if L <= 400 else -0.01) for L in grid]}
-    assert claims.proportions_claim(good).verdict == "holds"
-    late = {**good, "K=50 random JS": [(L, -0.01 if L >= 800 else 0.01) for L in grid]}
-    c = claims.proportions_claim(late)
-    assert c.verdict == "does not hold" and "sparsemax lower at 3 of 4" in c.evidence and "K=50 random JS L=600" in c.evidence
-    assert claims.proportions_claim({}).verdict.startswith("untested")
-    assert claims.proportions_claim({"p": [(200.0, 0.1), (1000.0, -0.1)]}).verdict.startswith("untested (the L grid")
+def f3_rows(diff, sd=0.001, lengths=(200.0, 400.0, 600.0, 1000.0)):
+    """Figure 3 rows of 3 seeds: softmax 0.05 at every L, sparsemax 0.05 + diff(L)."""
+    rows = []
+    for L in lengths:
+        for loss, v in (("softmax", 0.05), ("sparsemax", 0.05 + diff(L))):
+            r = f3_record(10, "uniform", L, loss, v, v, seeds=(0, 1, 2))
+            r["metrics"].update(mse_std=sd, js_std=sd)
+            rows.append(r)
+    return rows
 
 
-def test_snli_claims_rules():
+def test_figure3_rows_are_welch_tests_of_seed_means_with_holm():
+    better = claims.figure3_claims(f3_rows(lambda L: -0.01 if L >= 600 else 0.0))
+    assert better[0].verdict is V.HOLDS and better[1].verdict is V.HOLDS     # similar below 400 (TOST ±10 %)
+    from scipy import stats as st
+    p = st.ttest_ind_from_stats(0.04, 0.001, 3, 0.05, 0.001, 3, equal_var=False).pvalue
+    assert better[0].p == pytest.approx(min(1.0, 4 * p))                    # 4 points at L ≥ 600, Holm
+    worse = claims.figure3_claims(f3_rows(lambda L: 0.01))
+    assert worse[0].verdict is V.FAILS and worse[1].verdict is V.FAILS
+    noisy = claims.figure3_claims(f3_rows(lambda L: -0.001 if L >= 600 else 0.0, sd=0.01))
+    assert noisy[0].verdict is V.INCONCLUSIVE and noisy[1].verdict is V.INCONCLUSIVE
+
+
+def snli_res(acc):
+    """snli.select over records: ``acc[variant]`` the test accuracy per seed (dev the same)."""
+    from sparselab.reports.martins2016 import snli
+    by = {(v, 0.1, s): {"metrics": {"dev_acc": a, "test_acc": a, "attended_words": 6.0 if v == "sparse" else 15.0,
+                                    "premise_words": 15.0}} for v, accs in acc.items() for s, a in enumerate(accs)}
+    return snli.select(by)
+
+
+def test_snli_rows_paired_t_tost_and_holm():
     seeds = range(8)
-    soft = {s: 60.0 + 0.3 * (s % 2) for s in seeds}
-    sparse = {s: 60.0 + 0.2 * (s % 3) for s in seeds}
-    low = {s: 57.0 + 0.3 * (s % 2) for s in seeds}
-    pairs = {("none", "logistic"): claims.paired("none", "logistic", low, low),
-             ("none", "soft"): claims.paired("none", "soft", low, soft),
-             ("logistic", "soft"): claims.paired("logistic", "soft", low, soft),
-             ("none", "sparse"): claims.paired("none", "sparse", low, sparse),
-             ("logistic", "sparse"): claims.paired("logistic", "sparse", low, sparse),
-             ("soft", "sparse"): claims.paired("soft", "sparse", soft, sparse)}
-    c = claims.snli_order_claim(pairs)
-    assert c.verdict == "holds" and c.evidence.startswith("5 of 5 relations as claimed")
-    assert "soft − none = +3.00 ± 0.00 (n=8): soft > none" in c.evidence and "soft ≈ sparse;" in c.evidence
-    # a pair inside 2 SE of zero where the claim wants '>': does not hold, and never "in part"
-    pairs[("none", "soft")] = claims.paired("none", "soft", low, {s: low[s] + (1 if s % 2 else -1) for s in seeds})
-    c = claims.snli_order_claim(pairs)
-    assert c.verdict == "does not hold" and "soft ≈ none (claim: >)" in c.evidence
-    one = {k: claims.paired(*k, {0: 1.0}, {0: 2.0}) for k in pairs}
-    assert claims.snli_order_claim(one).verdict.startswith("untested (fewer than 2 seeds")
-    assert claims.snli_order_claim({}).verdict.startswith("untested (a variant")
-    assert claims.few_words_claim(6.0, 15.0, 15.0).verdict == "holds"
-    assert claims.few_words_claim(9.0, 15.0).verdict == "does not hold"
-    assert claims.few_words_claim(None, None).verdict.startswith("untested")
+    base = [70.0 + 0.3 * (s % 3) for s in seeds]
+    res = snli_res({"none": [b - 3 for b in base], "logistic": [b - 2.5 + 0.1 * (s % 2) for s, b in enumerate(base)],
+                    "soft": base, "sparse": [b + (0.1 if s % 2 else -0.1) for s, b in enumerate(base)]})
+    similar, slightly, beat, few, examples = claims.snli_claims(res)
+    assert similar.verdict is V.HOLDS and slightly.verdict is V.INCONCLUSIVE and "at 80 % power" in slightly.label
+    assert beat.verdict is V.HOLDS and few.verdict is V.HOLDS and examples.verdict is V.UNTESTED
+    assert claims.snli_claims(res, [("sparse", "entailment", "entailment"), ("sparse", "neutral", "contradiction")]
+                              )[-1].verdict is V.FAILS
+    one = snli_res({"soft": [70.0], "sparse": [71.0]})
+    assert claims.snli_claims(one)[0].verdict is V.UNTESTED
 
 
 # ---------------------------------------------------------------- Table 2: the noise and the paper's claims (issue 37)
@@ -253,36 +259,26 @@ def test_a_cell_is_won_only_beyond_the_paired_noise():
     assert claims.Cell("d", {"logistic": 1.0, "softmax": 1.0, "sparsemax": 0.5}).winners == {"logistic", "softmax"}
 
 
-def test_similar_claim_holds_fails_or_is_left_to_the_noise():
-    close = [cell("a", {"logistic": 70.0, "softmax": 70.6, "sparsemax": 70.9}, 0.1)]
-    assert claims.similar_claim(close, "s").verdict == "holds"
+def test_similar_claim_is_a_tost_within_one_point():
+    close = [cell("a", {"logistic": 70.4, "softmax": 70.6, "sparsemax": 70.9}, 0.1)]
+    assert claims.similar_claim(close, "s").verdict is V.HOLDS
+    # 3 points apart inside a wide noise: no longer "similar" on a non-significant difference alone
     within_noise = [cell("a", {"logistic": 67.0, "softmax": 70.0, "sparsemax": 70.0}, 2.0)]
-    assert claims.similar_claim(within_noise, "s").verdict == "holds"
+    assert claims.similar_claim(within_noise, "s").verdict is V.INCONCLUSIVE
     far = [cell("a", {"logistic": 60.0, "softmax": 70.0, "sparsemax": 70.0}, 0.5)]
     c = claims.similar_claim(close + far, "s")
-    assert c.verdict == "does not hold" and "1 apart" in c.evidence and "logistic −10.00" in c.evidence
-    # 2.5 points apart: beyond 0 by more than the noise, but not beyond 1 point by more than the noise
-    edge = [cell("a", {"logistic": 67.5, "softmax": 70.0, "sparsemax": 70.0}, 0.6)]
-    assert claims.similar_claim(edge, "s").verdict == "inconclusive"
-    assert claims.similar_claim([], "s").verdict.startswith("untested")
+    assert c.verdict is V.FAILS and "1 beyond it" in c.detail and c.estimate == pytest.approx(10.0)
+    assert claims.similar_claim([], "s").verdict is V.UNTESTED
 
 
-def test_advantage_claim_counts_ties_for_every_tied_loss_and_asks_every_resolution():
+def test_advantage_is_counted_as_the_paper_counts():
     sp = {"logistic": 70.0, "softmax": 70.0, "sparsemax": 75.0}
     lo = {"logistic": 75.0, "softmax": 70.0, "sparsemax": 70.0}
-    tie = {"logistic": 70.0, "softmax": 70.2, "sparsemax": 70.1}
-    assert claims.advantage_claim([cell("a", sp, 0.1), cell("b", sp, 0.1), cell("c", lo, 0.1)], "s").verdict == "holds"
+    ref = {"reported_summary": "sparsemax is best in 4 of the 10 (dataset, metric) cells"}
+    won = claims.advantage_claim([cell("a", sp, 0.1), cell("b", sp, 0.1), cell("c", lo, 0.1)], "s", ref)
+    assert won.verdict is V.HOLDS and won.paper == "sparsemax best in 4 of 10"
     lost = claims.advantage_claim([cell("a", sp, 0.1), cell("b", lo, 0.1), cell("c", lo, 0.1)], "s")
-    assert lost.verdict == "does not hold" and "logistic 2, softmax 0, sparsemax 1" in lost.evidence
-    # one decisive win each for sparsemax and logistic, then a three-way tie: who is ahead depends on the tie
-    mixed = [cell("a", sp, 0.1), cell("b", lo, 0.1), cell("c", tie, 3.0)]
-    c = claims.advantage_claim(mixed, "s", all_cells=mixed)
-    assert c.verdict == "inconclusive" and "logistic 2, softmax 1, sparsemax 2; 1 tied cells" in c.evidence
-    assert "on all datasets (3 cells)" in c.evidence
-    # ties among the others only: sparsemax's 2 sole wins beat any way of giving out 2 logistic/softmax ties
-    ls_tie = {"logistic": 70.0, "softmax": 70.1, "sparsemax": 60.0}
-    assert claims.advantage_outcomes([cell("a", sp, 0.1), cell("b", sp, 0.1), cell("c", ls_tie, 1.0),
-                                      cell("d", ls_tie, 1.0)]) == (True, False)
+    assert lost.verdict is V.FAILS and "logistic 2 of 3, softmax 0 of 3, sparsemax 1 of 3" in lost.detail
 
 
 def t2_boot_records(root, scores, spread):
@@ -323,11 +319,10 @@ def test_table2_only_rebuilds_from_its_committed_records_and_keeps_the_rest(tmp_
                      text)
     assert "| scene | 2 | 2 | 1 | 3 | 4.5 | 3.0 | 2 folds instead of 5 |" in text
     rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| ")}
-    similar = rows["The performances of the three losses are all very similar (paper)"]
+    similar = rows['"the three losses perform very similarly" (§4.2, Table 2)']
     assert "**does not hold**" in similar                                 # scene logistic 10 points behind
-    advantage = rows["A slight advantage of sparsemax: it attains the highest result in the most (dataset, metric) "
-                     "cells (paper)"]
-    assert "**holds**" in advantage and "logistic 0, softmax 0, sparsemax 4" in advantage
+    advantage = rows['"a slight advantage of sparsemax" (§4.2, Table 2)']
+    assert "**holds**" in advantage and "logistic 0 of 4, softmax 0 of 4, sparsemax 4 of 4" in advantage
     # a clone without run directories: --report-only rebuilds the same Table 2 from the two committed files
     clone = tmp_path / "empty_runs"
     assert len(rep.committed(out, clone)) == 6
@@ -338,5 +333,6 @@ def test_table2_only_rebuilds_from_its_committed_records_and_keeps_the_rest(tmp_
 
 def test_paper_claims_are_untested_without_a_noise_measure():
     bare = [claims.Cell("a", {"logistic": 60.0, "softmax": 70.0, "sparsemax": 71.0})]
-    assert claims.similar_claim(bare, "s").verdict == claims.advantage_claim(bare, "s").verdict == \
-        "untested (no test-set bootstrap in these records: the noise is unknown)"
+    assert claims.similar_claim(bare, "s").label == ("untested (no paper dataset with all three losses and a "
+                                                     "test-set bootstrap)")
+    assert claims.advantage_claim(bare, "s").verdict is V.HOLDS           # a count of point estimates needs no noise

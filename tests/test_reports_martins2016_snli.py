@@ -5,7 +5,8 @@ import pytest
 
 from sparselab.engine import record
 from sparselab.reports.martins2016 import report as rep
-from sparselab.reports.martins2016 import snli
+from sparselab.reports.martins2016 import claims, snli
+from sparselab.reports.claims import Verdict as V
 
 REF = {"table3_snli": {"reported_summary": "Soft and sparse perform similarly. ", "metric": "accuracy (%)",
                        "systems": ["no_attention", "sparse_attention"],
@@ -86,11 +87,10 @@ def test_every_pair_of_variants_is_compared_per_seed(runs):
     assert (p.n, p.diff, p.se, p.relation) == (3, pytest.approx(4.5), pytest.approx(0.0), ">")
     rows = snli.paired_rows(pairs)
     assert ["soft − sparse", "3", "+4.50", "0.00", "soft > sparse"] in rows
-    order, few = snli.snli_claims(res, pairs)
-    # soft ≈ sparse fails (4.5 points beyond 2 SE), the four '>' relations hold: the rule gives "does not hold"
-    assert order.verdict == "does not hold" and order.evidence.startswith("4 of 5 relations as claimed")
-    assert "soft − sparse = +4.50 ± 0.00 (n=3): soft > sparse (claim: ≈)" in order.evidence
-    assert few.verdict == "holds" and few.evidence.startswith("3.00 of 6.00 words (50%)")
+    similar, slightly, beat, few, _ = claims.snli_claims(res)
+    # soft − sparse +4.50 on every seed: far outside the ±1 point margin, sparse significantly less accurate
+    assert similar.verdict is V.FAILS and slightly.verdict is V.FAILS and similar.estimate == pytest.approx(-4.5)
+    assert few.verdict is V.HOLDS and few.detail.startswith("3.00 of 6.00 words")
 
 
 def test_table3_text(runs, tmp_path):
@@ -108,10 +108,7 @@ def test_table3_text(runs, tmp_path):
     assert rows["learned-α entmax attention (beyond the paper)"].endswith("| 1.700 ± 0.058 |")
     assert "| SoftAttention (softmax) | 57.10 ± 0.06 (n=3) | **59.10 ± 0.06 (n=3)** |" in text
     assert "| soft − sparse | 3 | +4.50 | 0.00 | soft > sparse |" in text
-    assert "**Verdict: does not hold.** 4 of 5 relations as claimed" in text and "in part" not in text
-    claims = text.split("## The paper's claims, checked on these runs")[1]
-    assert "| SNLI: soft and sparse attention perform similarly" in claims and "**does not hold**" in claims
-    assert "| SNLI: sparse attention selects few premise words |" in claims and "**holds**" in claims
+    assert text.endswith(claims.POINTER) and "in part" not in text
     # the header lists where the paper profile differs (composed from conf/), e.g. its vectors
     assert "Differences from the paper profile (config and sweep compared):" in text
     assert "`data.vectors`: None here, glove_840b_300d in the paper profile" in text
@@ -127,7 +124,7 @@ def test_table4_lists_every_nonzero_sparse_word_and_the_top_dense_ones(runs, tmp
     assert "## dev pair 4876043682.jpg#2r1e (gold: entailment)" in text
     assert "Found in this profile's data: 1 of 1." in text and "are the paper's Table 4 examples" in text
     assert "unverified" not in text and "recollection" not in text
-    assert text.rstrip().splitlines()[-1].startswith("| SNLI: sparse attention selects few premise words |")
+    assert text.endswith(claims.POINTER)
     assert "| SparseAttention (sparsemax) | entailment | 2/6 | boy (0.60), camel (0.40) |" in text
     assert "| 1.5-entmax attention (beyond the paper) | entailment | 3/6 | boy (0.50), rides (0.10), camel (0.40) |" in text
     # dense: the 5 largest in premise order, the smallest (a, 0.05) left out

@@ -169,8 +169,8 @@ def test_write_reports_and_index(runs, tmp_path):
     # issue 20: the claims table is written from the records and linked from the index (the fixture's grid is
     # incomplete, so the Table 1 claims are untested; the profile runs no MT)
     claims = (out / "claims.md").read_text()
-    assert "untested (medium: a cell of attention α 1 has no finished run)" in claims
-    assert claims.count("untested (MT not run in this profile)") == 4
+    assert "untested (medium: the 3×3 grid is not complete)" in claims
+    assert claims.count("untested (MT not run in this profile)") == 3
     assert "claims.md" in html
     assert html.count("<table>") >= 6                       # table1 (2), sparsity (3), examples (3), csv, provenance
     assert "<img src='accuracy_by_alpha.png'" in html and "<img src='support_histogram.png'" in html

@@ -158,73 +158,26 @@ def other_runs_html(runs: str | os.PathLike) -> str:
 
 
 # ---------------------------------------------------------------- summary
-VERDICTS = ("does not hold", "holds", "inconclusive", "untested")
-BULLET_VERDICT = re.compile(r"— \*\*(does not hold|holds|inconclusive|untested)\*\*")
 SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training steps, run to prove the pipeline "
               "end to end. Its verdicts test the plumbing, not the paper: read the <code>cpu</code> or "
               "<code>paper</code> report for the claims.</p>")
 
 
-def verdict_of(cell: str) -> str | None:
-    """The verdict a cell or a bullet's end states (``**holds**``, ``untested (why)``, ...), else None."""
-    text = cell.replace("*", "").strip().lower()
-    return next((v for v in VERDICTS if text.startswith(v)), None)
-
-
-def claim_verdicts(text: str) -> list[tuple[str, str]]:
-    """(claim, verdict) for each verdict a report's Markdown states: the rows of a table whose first column is the
-    claim and which has a ``verdict`` column, and each ``— **verdict**`` in the bullets under a bold claim line."""
-    out, header, claim = [], None, None
-    for line in text.splitlines():
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if header is None:
-                header = [c.lower() for c in cells]
-            elif header[0].startswith("claim") and "verdict" in header and not set(line) <= set("|-: "):
-                verdict = verdict_of(cells[header.index("verdict")])
-                out += [(cells[0], verdict)] if verdict else []
-            continue
-        header = None
-        if line.startswith("**"):
-            claim = line[2:].split("**", 1)[0]
-        elif line.startswith("- ") and claim:
-            out += [(claim, v) for v in BULLET_VERDICT.findall(line)]
-        elif line.strip():
-            claim = None
-    return out
-
-
-def verdict_cell(counts: dict[str, int]) -> str:
-    """``holds`` for one case; ``holds ×6, does not hold ×4`` for a claim checked on several."""
-    return ", ".join(f"{v} ×{n}" if len(counts) > 1 or n > 1 else v for v, n in counts.items())
-
-
-def summary_html(items: Sequence[tuple[str, str, str]], out_dir: Path, profile: str | None) -> str:
-    """The top of the index: the smoke caveat, how many planned jobs were found, and each claim's verdicts with
-    the artefact that states them (a claim repeated by a later artefact is listed once)."""
+def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], profile: str | None) -> str:
+    """The top of the index: the smoke caveat, how many planned jobs were found, and the verdict counts and rows of
+    the typed claims (:mod:`.claims`) that ``claims.md`` renders, linked to that file's section."""
+    from .claims import counts
     esc = html.escape
-    by_claim: dict[str, dict[str, int]] = {}
-    where: dict[str, tuple[int, str]] = {}
-    for i, (name, rel, _) in enumerate(items):
-        if not rel.endswith(".md"):
-            continue
-        found = claim_verdicts((out_dir / rel).read_text(encoding="utf-8"))
-        for claim, verdict in found:
-            if where.setdefault(claim, (i, name))[0] == i:
-                counts = by_claim.setdefault(claim, {})
-                counts[verdict] = counts.get(verdict, 0) + 1
     parts = ["<section id='summary'><h2>Summary</h2>"]
     if profile == "smoke":
         parts.append(SMOKE_NOTE)
     parts.append(planned_html())
-    if by_claim:
-        total = {v: sum(c.get(v, 0) for c in by_claim.values()) for v in VERDICTS[1:2] + VERDICTS[:1] + VERDICTS[2:]}
-        parts.append(f"<p>{len(by_claim)} claims of the paper, checked by rules stated in their reports; verdicts "
-                     "(a claim checked on several cases counts each): "
-                     + ", ".join(f"{n} {v}" for v, n in total.items() if n) + ".</p>")
-        rows = "".join(f"<tr><td>{esc(claim)}</td><td>{esc(verdict_cell(c))}</td>"
-                       f"<td><a href='#a{where[claim][0]}'>{esc(where[claim][1])}</a></td></tr>"
-                       for claim, c in by_claim.items())
+    where = next((i for i, (_, rel, _) in enumerate(items) if rel == "claims.md"), None)
+    if claims:
+        parts.append(f"<p>{len(claims)} claims, each decided by the test in its row of claims.md: "
+                     + ", ".join(f"{n} {v}" for v, n in counts(claims).items()) + ".</p>")
+        link = f"<a href='#a{where}'>claims.md</a>" if where is not None else "claims.md"
+        rows = "".join(f"<tr><td>{esc(c.row()[0])}</td><td>{esc(c.label)}</td><td>{link}</td></tr>" for c in claims)
         parts.append("<table><thead><tr><th>claim</th><th>verdict</th><th>where</th></tr></thead><tbody>"
                      f"{rows}</tbody></table>")
     else:
@@ -235,8 +188,8 @@ def summary_html(items: Sequence[tuple[str, str, str]], out_dir: Path, profile: 
 
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
                 recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None,
-                profile: str | None = None) -> Path:
-    """index.html: a summary (:func:`summary_html`), then every report file of a pipeline rendered inline, with the
+                profile: str | None = None, claims: Sequence[Any] = ()) -> Path:
+    """index.html: a summary (:func:`summary_html`, of the typed ``claims``), then every report file of a pipeline rendered inline, with the
     provenance of its runs.
 
     ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown. An item whose file is
@@ -250,7 +203,7 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
     items = [item for item in items if (out_dir / item[1]).exists()]
     parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
              f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>",
-             summary_html(items, out_dir, profile)]
+             summary_html(items, claims, profile)]
     if notes:
         parts.append(f"<div class='notes'>{render_markdown(notes)}</div>")
     parts.append("<nav><h2>Contents</h2><ul><li><a href='#summary'>Summary</a> — claims, verdicts, runs found</li>")

@@ -181,20 +181,6 @@ def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]
     return signatures["BLEU"].format(), list(scores["BLEU"])
 
 
-def paired_against_baseline(folder: Path, baseline: str,
-                            others: Sequence[str]) -> tuple[str | None, list[Result]] | str:
-    """sacrebleu's paired bootstrap (:func:`paired_bootstrap`) of tokenized-BLEU files ``<stem>.hyp.txt`` in
-    ``folder`` against the baseline ``<baseline>.hyp.txt``, all scored on ``<stem>.ref.txt``. Returns (signature,
-    results, baseline first), or the reason in words when a file is missing or the references differ."""
-    folder = Path(folder)
-    stems = [baseline, *others]
-    need = [folder / f"{s}.{kind}.txt" for s in stems for kind in ("hyp", "ref")]
-    missing = [p.name for p in need if not p.is_file()]
-    if missing:
-        return f"files missing: {', '.join(missing)}"
-    if len({(folder / f"{s}.ref.txt").read_bytes() for s in stems}) > 1:
-        return "the runs' references differ: not comparable"
-    return paired_bootstrap(folder / f"{baseline}.ref.txt", [folder / f"{s}.hyp.txt" for s in stems])
 
 
 def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:

@@ -134,8 +134,6 @@ def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[An
     return rows
 
 
-def peak_layer(per_layer: Mapping[str, float]) -> int:
-    return int(max(per_layer, key=lambda layer: per_layer[layer]))
 
 
 # ---------------------------------------------------------------- figures

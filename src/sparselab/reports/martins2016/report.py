@@ -26,6 +26,7 @@ import numpy as np
 
 from sparselab import plots
 from . import claims
+from ..claims import Claim, render, table
 from . import snli
 from . import table2_records as t2rec
 from ..profile_diff import profile_lines
@@ -45,7 +46,10 @@ T2 = f"{PAPER}/table2_multilabel"
 F3 = f"{PAPER}/figure3_label_proportions"
 
 SNLI_RUNS = "runs_snli.jsonl"
+CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section a report of before issue 54 ends with
+CLAIMS_HEAD = ["## The paper's claims, checked on these runs (rows of `claims.md`)", ""]
 ARTIFACTS = [
+    ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
     ("Table 2 (multi-label)", "table2_multilabel.md",
      "micro-F1 / macro-F1 ± test-set bootstrap std per dataset x loss (best beyond the noise in bold), job time per "
      "dataset, mean per-label F1, chosen hyper-parameters, paper summary, claims"),
@@ -268,15 +272,14 @@ def removed_text(files: Mapping[str, tuple[int, int | None]] | None) -> str:
                      for f, (n, read) in sorted(files.items(), key=lambda kv: order.get(kv[0], 2)))
 
 
-def table2_claims(by: Mapping[tuple[str, str], dict]) -> list[claims.Claim]:
-    """The paper's two claims on its datasets (noise-aware), then our earlier, weaker rule."""
+def table2_claims(by: Mapping[tuple[str, str], dict], ref: Mapping[str, Any] | None = None) -> list[Claim]:
+    """The paper's claims on its datasets (``ref``: papers.yaml ``table2_multilabel``), then our weaker rule."""
     datasets = [d for d in PAPER_SETS if all((d, l) in by for l in LOSSES)]
     paper_cells = [c for d in datasets for c in t2rec.cells(by, d, LOSSES)]
-    all_cells = [c for d in PAPER_SETS + EXTRA_SETS for c in t2rec.cells(by, d, LOSSES)]
     scope = f"{len(datasets)} paper datasets; Reuters missing"
     old = [{l: 100 * by[(d, l)]["metrics"][m] for l in LOSSES} for d in datasets for m in ("micro_f1", "macro_f1")]
-    return [claims.similar_claim(paper_cells, scope), claims.advantage_claim(paper_cells, scope, all_cells),
-            claims.multilabel_claim(old, len(datasets))]
+    return [claims.similar_claim(paper_cells, scope), claims.advantage_claim(paper_cells, scope, ref),
+            claims.labels_claim(len(datasets)), claims.weaker_claim(old, len(datasets))]
 
 
 def minutes(seconds: float | None) -> str:
@@ -302,7 +305,7 @@ def table2_time_rows(by: Mapping[tuple[str, str], dict], datasets: list[str]) ->
 
 def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, label_rows: list, hyper_rows: list,
                 reuters_msg: str, ref: Mapping[str, Any], profile_diff: list[str] = (),
-                claim_rows: Sequence[claims.Claim] = (), time_rows: Sequence[list[str]] = ()) -> str:
+                claim_rows: Sequence[Claim] = (), time_rows: Sequence[list[str]] = ()) -> str:
     lines = profile_header(profile, recs, "Martins & Astudillo (2016), Table 2: multi-label classification")
     lines += list(profile_diff)
     lines += table2_protocol_lines(proto)
@@ -337,7 +340,7 @@ def table2_text(profile: str, recs: list[dict], proto: Protocol, f1: F1Cells, la
         lines += [f"- Datasets: {', '.join(ref.get('datasets', []))}; systems: {', '.join(ref.get('systems', []))}.",
                   f"- Metric: {ref.get('metric', '')}.", ""]
     if claim_rows:
-        lines += claims.claims_section(claim_rows)
+        lines += CLAIMS_HEAD + [table(claim_rows)]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -357,15 +360,15 @@ def write_table2(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = 
     recs, by = load_table2(runs, profile, out)
     datasets = table2_datasets(by)
     proto = table2_protocol(by)
+    ref2 = (reference(PAPER) if ref is None else ref).get("table2_multilabel", {})
     text = table2_text(profile, recs, proto, table2_f1_cells(by, datasets, proto.notes),
                        table2_label_f1_rows(by, datasets), table2_hyper_rows(by, datasets),
                        reuters_status() if reuters_msg is None else reuters_msg,
-                       (reference(PAPER) if ref is None else ref).get("table2_multilabel", {}),
-                       profile_lines(T2, recs, profile), table2_claims(by), table2_time_rows(by, datasets))
+                       ref2, profile_lines(T2, recs, profile), table2_claims(by, ref2), table2_time_rows(by, datasets))
     (Path(out) / "table2_multilabel.md").write_text(text)
     if recs:
         t2rec.write_committed(out, recs, runs)
-    return recs, proto.reductions
+    return recs, proto.reductions, table2_claims(by, ref2)
 
 
 # ================================================================ Figure 3
@@ -461,7 +464,7 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
     lines = profile_header(profile, recs, "Martins & Astudillo (2016), Figure 3: label proportion estimation")
     lines += list(profile_diff)
     lines += figure3_setup_lines(recs)
-    crossover_lines, panels = [], {}
+    crossover_lines = []
     for K in Ks:
         for mix in mixtures:
             lines += [f"## K = {K}, {mix} mixtures", "",
@@ -470,8 +473,6 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
             for metric in ("mse", "js"):
                 diffs = figure3_diffs(data, K, mix, lengths, metric)
                 crossover_lines.append(f"- K={K}, {mix}, {metric.upper()}: {crossover(diffs)}")
-                if diffs:
-                    panels[f"K={K} {mix} {metric.upper()}"] = diffs
     lines += ["## Crossover", "",
               "Where the sparsemax loss becomes better (lower mean over seeds) than the softmax loss, "
               "for every larger L in the grid:", ""] + crossover_lines + [""]
@@ -481,7 +482,7 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
     if ref:
         lines += paper_summary(ref, ("Reported summary", "reported_summary"))
         lines += [f"- Setup: {ref.get('setup', '')}", ""]
-    lines += claims.claims_section([claims.proportions_claim(panels)])
+    lines.append(claims.POINTER)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -552,22 +553,23 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
         write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs,
                     profile=profile)
         return recs4
-    recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
+    recs2, red2, t2 = write_table2(profile, out, runs, ref, reuters_msg)
     recs3, red3 = write_figure3(profile, out, runs, ref)
     recs = recs2 + recs3 + recs4
     write_configs(out, recs, runs)
+    found = write_claims(out, profile, t2, recs3, recs4)
     Path(out, SNLI_RUNS).unlink(missing_ok=True)          # runs.jsonl now holds the SNLI runs too
     notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
              f"Figure 3: {'; '.join(red3) if red3 else 'none'}. {snli_red}")
     write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
-                profile=profile)
+                profile=profile, claims=found)
     return recs
 
 
 def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reuters_msg: str | None) -> list[dict]:
     """Table 2 and its committed records (``runs_table2.jsonl``, ``run_extras_table2.jsonl``); ``runs.jsonl`` keeps
     the other experiments' rows only (Table 2's are in its own file now); the index is rewritten."""
-    recs2, red2 = write_table2(profile, out, runs, ref, reuters_msg)
+    recs2, red2, t2 = write_table2(profile, out, runs, ref, reuters_msg)
     configs = Path(out) / "runs.jsonl"
     if configs.exists():
         keep = [line for line in configs.read_text().splitlines()
@@ -577,8 +579,29 @@ def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reu
              f"`{t2rec.EXTRAS}`); reductions vs the paper: {'; '.join(red2) if red2 else 'none'}. Figure 3 and "
              f"Tables 3 / 4 (SNLI): report files from an earlier run of the pipeline, unchanged by this one; their "
              f"runs' configs, hashes and metrics are in `runs.jsonl`.")
-    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs2, notes=notes, runs=runs)
+    found = write_claims(out, profile, t2, claims.stored_rows(out, F3), claims.stored_rows(out, snli.T3))
+    for name in ("figure3_label_proportions.md", snli.TABLE3, snli.TABLE4):   # their claims now live in claims.md
+        f = Path(out) / name
+        if f.exists() and CLAIMS_OLD in (text := f.read_text(encoding="utf-8")):
+            f.write_text(text.split(CLAIMS_OLD)[0] + claims.POINTER, encoding="utf-8")
+    write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs2, notes=notes, runs=runs,
+                claims=found)
     return recs2
+
+
+def write_claims(out: Path, profile: str, t2: Sequence[Claim], f3_rows: Sequence[dict], snli_rows: Sequence[dict]
+                 ) -> list[Claim]:
+    """claims.md: every claim, Table 2's from its records, Figure 3's and SNLI's from theirs (config + metrics)."""
+    res = snli.select({(r["config"]["task"]["attention"], float(r["config"]["task"]["l2"]), int(r["config"]["seed"])): r
+                       for r in snli_rows})
+    ex = snli.examples_of(snli.example_runs({(r["config"]["task"]["attention"], float(r["config"]["task"]["l2"]),
+                                              int(r["config"]["seed"])): r for r in snli_rows}, res))
+    found = [*t2, *claims.figure3_claims(f3_rows), *claims.snli_claims(res, ex)]
+    (Path(out) / "claims.md").write_text(render(
+        "The paper's claims, tested on our runs", f"Martins & Astudillo (2016). Profile: **{profile}**. "
+        + " ".join(claims.__doc__.split("\n\n")[1].split()) + " Sentences in quotation marks are the paper's; the "
+        "others restate its claim.", found))
+    return found
 
 
 # ================================================================ numbers behind the tables

@@ -134,12 +134,10 @@ def paired_rows(pairs: Mapping[tuple[str, str], claims.Paired]) -> list[list[str
     return rows
 
 
-def snli_claims(res: Mapping[str, VariantResult], pairs) -> list[claims.Claim]:
-    sp, so = res.get("sparse"), res.get("soft")
-    order = claims.snli_order_claim(pairs)
-    few = claims.few_words_claim(sp.attended[0] if sp and sp.attended else None, sp.premise_words if sp else None,
-                                 so.attended[0] if so and so.attended else None)
-    return [order, few]
+def examples_of(ex_runs: Mapping[str, dict]) -> list[tuple[str, str, str]] | None:
+    """(variant, prediction, gold) of each Table 4 example; None when the records hold no examples."""
+    got = [(v, row["pred"], e["gold"]) for e, by_var in table4_examples(ex_runs) for v, row in by_var.items()]
+    return got or None
 
 
 # ================================================================ format
@@ -241,7 +239,6 @@ def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult]
         lines += ["## Dev accuracy (%) per L2", "", "Mean ± standard error over seeds; the chosen L2 in bold.", "",
                   md_table(header, rows)]
     pairs = paired_all(res)
-    found = snli_claims(res, pairs)
     if pairs:
         lines += ["## Paired comparison per seed (test accuracy, points)", "",
                   "For each pair of variants, each at its own dev-chosen L2: the mean over the seeds both ran of the "
@@ -249,9 +246,6 @@ def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult]
                   "sd(differences) / sqrt(n). Rule: a > b (or a < b) when |mean| > "
                   f"{claims.SE_FACTOR:g} standard errors, a ≈ b otherwise; ? below 2 seeds.", "",
                   md_table(["a − b", "seeds", "mean difference", "standard error", "by the rule"], paired_rows(pairs))]
-    order = found[0]
-    lines += ["## The paper's ordering: soft ≈ sparse > none, logistic", "", f"Rule: {order.rule}.", "",
-              f"**Verdict: {order.verdict}.** {order.evidence}".rstrip(), ""]
     lines += ["## Paper (reference)", "",
               "The paper's Table 3 values are not available to this project (papers.yaml: `not_recovered: "
               "table3_values`); its qualitative result is quoted instead.", ""]
@@ -263,7 +257,7 @@ def table3_text(profile: str, recs: list[dict], res: Mapping[str, VariantResult]
             lines.append("- Context (papers.yaml, Rocktäschel et al. 2015, test accuracy on the full SNLI): "
                          + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ctx.items()) + ".")
         lines.append("")
-    lines += claims.claims_section(found)
+    lines.append(claims.POINTER)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -287,7 +281,7 @@ def table4_examples(runs: Mapping[str, dict]) -> list[tuple[dict, dict[str, dict
     keyed: dict[tuple[str, str], dict] = {}
     order = []
     for v, r in runs.items():
-        for e in r["extra"].get("examples", []):
+        for e in r.get("extra", {}).get("examples", []):
             k = (e["split"], e["pair_id"])
             if k not in keyed:
                 keyed[k] = {}
@@ -325,7 +319,7 @@ def table4_text(profile: str, runs: Mapping[str, dict], res: Mapping[str, Varian
         lines.append(md_table(["variant", "prediction", "nonzero words", "attended words (weight)"], rows))
     if not examples:
         lines += ["No runs with attention in this profile.", ""]
-    lines += claims.claims_section(snli_claims(res, paired_all(res))[1:])
+    lines.append(claims.POINTER)
     return "\n".join(lines).rstrip() + "\n"
 
 

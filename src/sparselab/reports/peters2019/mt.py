@@ -28,7 +28,7 @@ Pairs that are neither run nor given a reason read "not run in this profile".
 from __future__ import annotations
 
 from pathlib import Path
-from statistics import mean
+from statistics import mean, stdev
 from typing import Any, Mapping, Sequence
 
 from sparselab import plots
@@ -635,7 +635,9 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
 
 
 def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path:
+    """One y-axis per panel, ours and the paper's on it; error bars: the SD over seeds where a point has 2+."""
     plt = plots.pyplot()
+    g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
     pts = figure4_points(recs, ref)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, (grid, name, fixed) in zip(axes, (("attn", "attention α", f"output α {FIXED}"),
@@ -643,19 +645,20 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
         ours = [(x, v) for x, v, _, _ in pts[grid] if v is not None]
         paper = [(x, p) for x, _, _, p in pts[grid] if p is not None]
         if ours:
-            ax.plot(*zip(*ours), marker="o", color="tab:blue", label=f"ours ({profile})")
-        ax.set_xlabel(name)
-        ax.set_ylabel("validation token accuracy (%), ours", color="tab:blue")
-        ax.set_title(f"{FIG4_PAIR}, {fixed}")
+            xs = [x for x, _ in ours]
+            runs = [values(g.get((FIG4_PAIR, FIXED, x) if grid == "attn" else (FIG4_PAIR, x, FIXED), []),
+                           "val_acc_best") for x in xs]
+            err = [stdev(v) if len(v) > 1 else 0.0 for v in runs]
+            ax.errorbar(xs, [v for _, v in ours], yerr=err, marker="o", capsize=3, color="tab:blue",
+                        label=f"ours ({profile}; bars: SD over seeds)")
         if paper:
-            ax2 = ax.twinx()
-            ax2.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
-            ax2.set_ylabel("paper (%)", color="tab:gray")
-            ax2.legend(loc="lower right", fontsize=8)
+            ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
+        ax.set_xlabel(name)
+        ax.set_ylabel("validation token accuracy (%)")
+        ax.set_title(f"{FIG4_PAIR}, {fixed}")
         ax.set_xticks(list(GRID))
         ax.tick_params(axis="x", labelrotation=45)
-        if ours:
-            ax.legend(loc="lower left", fontsize=8)
+        ax.legend(loc="center right", fontsize=7)
     fig.tight_layout()
     return plots.save(fig, path, dpi=100)
 

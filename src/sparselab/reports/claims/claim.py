@@ -1,0 +1,98 @@
+"""A typed claim and its one renderer, so every paper's claims table has the same columns and verdicts."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..tables import md_table
+
+
+class Verdict(str, enum.Enum):
+    HOLDS = "holds"
+    FAILS = "does not hold"
+    INCONCLUSIVE = "inconclusive"
+    UNTESTED = "untested"
+
+
+COLUMNS = ["claim (quoted, section)", "quantity", "ours (estimate, 95 % CI)", "paper", "test", "verdict"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One row: the paper's sentence (``quote``, ``section``) or, with ``ours``, a condition of this project (stricter
+    or weaker than the paper's, labelled "ours"); the quantity tested, our estimate with its 95 % interval, the paper's value, the test and its result
+    (p or interval, the margin where one applies), the verdict; ``reason`` says why a row is untested and
+    ``detect`` what the design can detect when it is inconclusive; ``quoted`` False: the paper's claim restated,
+    not its words."""
+
+    quote: str
+    section: str
+    quantity: str
+    verdict: Verdict
+    estimate: float | None = None
+    ci: tuple[float, float] | None = None
+    paper: str = "–"
+    test: str = "–"
+    reason: str = ""
+    detect: str = ""
+    detail: str = ""
+    ours: bool = False
+    quoted: bool = True
+    digits: int = 2
+    p: float | None = None
+
+    def __post_init__(self):
+        if self.verdict is Verdict.UNTESTED and not self.reason:
+            raise ValueError(f"an untested claim needs its reason: {self.quote!r}")
+
+    @property
+    def label(self) -> str:
+        """The verdict as the table prints it: "untested (why)", "inconclusive (what the design detects)"."""
+        if self.verdict is Verdict.UNTESTED:
+            return f"untested ({self.reason})"
+        if self.verdict is Verdict.INCONCLUSIVE and self.detect:
+            return f"inconclusive ({self.detect})"
+        return self.verdict.value
+
+    def ours_cell(self) -> str:
+        d = self.digits
+        est = "–" if self.estimate is None else f"{self.estimate:+.{d}f}"
+        if self.ci is not None:
+            est += f" [{self.ci[0]:+.{d}f}, {self.ci[1]:+.{d}f}]"
+        return f"{est}; {self.detail}" if self.detail and est != "–" else (self.detail or est)
+
+    def row(self) -> list[str]:
+        text = f"\"{self.quote}\"" if self.quoted and not self.ours else self.quote
+        quote = f"{'ours: ' if self.ours else ''}{text} ({self.section})"
+        return [quote, self.quantity, self.ours_cell(), self.paper, self.test, f"**{self.label}**"]
+
+
+def untested(quote: str, section: str, quantity: str, reason: str, paper: str = "–", ours: bool = False) -> Claim:
+    return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, ours=ours)
+
+
+
+
+def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
+    """``claims.md``: a title, a paragraph, one table of every claim, and the state of the claims (:func:`summary`)."""
+    return f"# {title}\n\n{intro}\n\n" + table(claims) + "\n## State of the claims\n\n" + summary(claims)
+
+
+def summary(claims: Sequence[Claim]) -> str:
+    """The verdict counts and one line per claim: the block that each ``docs/<paper>.md`` repeats word for word
+    (a test holds them equal)."""
+    n = counts(claims)
+    head = f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in n.items()) + "."
+    return head + "\n\n" + "".join(f"- **{c.verdict.value}**: {c.row()[0]}\n" for c in claims)
+
+
+def table(claims: Sequence[Claim]) -> str:
+    """The claims table alone (a report that shows some rows of ``claims.md`` beside its numbers)."""
+    return md_table(COLUMNS, [c.row() for c in claims])
+
+
+def counts(claims: Sequence[Claim]) -> dict[str, int]:
+    """How many claims have each verdict (``index.html``'s summary), in the enum's order, zeros left out."""
+    got = {v.value: sum(c.verdict is v for c in claims) for v in Verdict}
+    return {k: n for k, n in got.items() if n}
