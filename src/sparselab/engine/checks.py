@@ -62,6 +62,21 @@ CHECKS = {
 }
 
 
+def runs_path_error(value: Any, source: str = "paths.runs / SPARSELAB_RUNS") -> str | None:
+    """Why ``value`` cannot be a runs folder, else None: an empty path (``SPARSELAB_RUNS=`` or ``paths.runs=``; run
+    folders would go under the filesystem root as ``/<profile>/...``) or the filesystem root itself."""
+    import os
+    from pathlib import Path
+
+    text = "" if value is None else str(value)
+    if not text.strip():
+        return (f"{source} is empty: run folders would be made under the filesystem root; unset it (default ./runs) "
+                "or give a folder, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs")
+    if "${" not in text and Path(os.path.abspath(os.path.expanduser(text))) == Path(os.path.abspath(os.sep)):
+        return f"{source}={text!r} is the filesystem root: give a folder of its own, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs"
+    return None
+
+
 def check_value(key: str, text: str) -> None:
     """One command-line value (as Hydra parses it: ``-5`` is an int) of a checked key."""
     check = CHECKS.get(key)
@@ -81,6 +96,11 @@ def _parse(text: str) -> Any:
 def check_config(cfg: DictConfig) -> None:
     """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up."""
     _check_pair(cfg)
+    runs = OmegaConf.select(cfg, "paths.runs", default=None, throw_on_missing=False)
+    if OmegaConf.select(cfg, "paths", default=None) is not None:
+        why = runs_path_error(runs, "paths.runs (SPARSELAB_RUNS)")
+        if why:
+            raise ConfigError(why)
     absent = object()
     for key, check in CHECKS.items():
         value = OmegaConf.select(cfg, key, default=absent, throw_on_missing=False)
