@@ -144,6 +144,18 @@ def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
     return None
 
 
+def _set_aside_unreadable(run_dir: Path) -> None:
+    """A ``run.json`` that cannot be read is moved to ``run.json.unreadable`` (kept, not overwritten) and the
+    job runs again, saying why in one line."""
+    why = record.unreadable(run_dir)
+    if not why:
+        return
+    src = Path(run_dir) / record.RECORD
+    dst = src.with_name(record.RECORD + ".unreadable")
+    os.replace(src, dst)
+    log.warning("re-running %s: its run.json cannot be read (%s); moved aside to %s", run_dir, why, dst)
+
+
 def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
             overrides: list[str] | None = None) -> dict[str, Any]:
     """Run one job and return its record; a failure is recorded (status ``failed``) and re-raised.
@@ -197,6 +209,8 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
             return previous
         if previous:
             log.info("re-running %s: previous status %r", run_dir, previous.get("status"))
+        else:
+            _set_aside_unreadable(run_dir)
         with threadpool_limits(limits=threads):
             return _run(cfg, run_dir, chash, threads, root, hashes, interactive, overrides)
     finally:

@@ -368,6 +368,10 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     planned = set().union(*(ids for _, ids in by_sweep))
     part = set().union(*(ids for experiment, ids in by_sweep if experiment in args.only)) if args.only else planned
     found = finished_jobs(runs, profile, part)
+    bad = record.find_unreadable(runs, profile)
+    if bad:
+        print(f"[{paper}] {len(bad)} run records under {runs} cannot be read and are left out (running the plan "
+              "again re-runs their jobs): " + "; ".join(f"{p} ({why})" for p, why in bad)[:800], flush=True)
     committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
     # only where asked: a copy given as --out (the committed-report tests), or --replace-committed
     explicit = bool(args.out) or args.replace_committed
