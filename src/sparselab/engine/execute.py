@@ -15,7 +15,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import datafiles, record, wandb_run
-from sparselab.engine.checks import check_config
+from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
 from sparselab.engine.errors import ConfigError
@@ -46,6 +46,7 @@ def validate(cfg: DictConfig) -> None:
         raise ConfigError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
                           "(python -m sparselab.run --help lists them)")
     check_config(cfg)  # seed, trainer values, data pair, devices vs strategy (also checked before Hydra starts)
+    check_accelerator(cfg)   # here, on the machine that runs the job (not on a login node that submits it)
 
 
 def task_function(name: str):
