@@ -84,7 +84,8 @@ def runs_path_error(value: Any, source: str = "paths.runs / SPARSELAB_RUNS") -> 
     if not text.strip():
         return (f"{source} is empty: run folders would be made under the filesystem root; unset it (default ./runs) "
                 "or give a folder, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs")
-    if "${" not in text and Path(os.path.abspath(os.path.expanduser(text))) == Path(os.path.abspath(os.sep)):
+    path = Path(os.path.realpath(os.path.expanduser(text)))
+    if "${" not in text and path.parent == path:
         return f"{source}={text!r} is the filesystem root: give a folder of its own, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs"
     return None
 
