@@ -108,7 +108,7 @@ BAD_VALUES = {
     "seed": (["experiment=martins2016/table2_multilabel", "data.name=emotions", "seed=-1"],
              "error: seed=-1: must be an integer in [0, 4294967295]"),
     "max_steps": (["experiment=martins2016/table2_multilabel", "data.name=emotions", "trainer.max_steps=-5"],
-                  "error: trainer.max_steps=-5: must be -1 (no limit) or a non-negative number of steps"),
+                  "error: trainer.max_steps=-5: must be -1 (no limit) or a positive number of steps"),
     "pair": (["experiment=peters2019/table2_mt", "data.pair=xx-yy"],
              "error: data.pair='xx-yy' is not a pair of data=mt; valid pairs: de-en, en-de, ja-en, en-ja, ro-en, en-ro"),
     "devices": (["experiment=peters2019/table2_mt", "hydra/launcher=slurm", "trainer.devices=4"],

@@ -96,10 +96,23 @@ def _exit_status() -> int:
     return 2 if all(user for _, user in failed) else 1
 
 
+def _runs_path_error(args: list[str]) -> str | None:
+    """One line when the runs path itself is wrong (empty, or the filesystem root): checked before anything else."""
+    from sparselab.engine.checks import runs_path_error
+
+    given = [a.split("=", 1)[1] for a in args if a.startswith(("paths.runs=", "+paths.runs=", "++paths.runs="))]
+    text = given[-1] if given else os.environ.get("SPARSELAB_RUNS", "runs")
+    why = runs_path_error(text, "paths.runs" if given else "SPARSELAB_RUNS")
+    return f"error: {why}" if why else None
+
+
 def _runs_folder_error(args: list[str]) -> str | None:
     """One line when the runs folder (``paths.runs=…``, else SPARSELAB_RUNS, else ./runs) cannot be created or
     written to."""
-    given = [a.split("=", 1)[1] for a in args if a.startswith("paths.runs=")]
+    why = _runs_path_error(args)
+    if why:
+        return why
+    given = [a.split("=", 1)[1] for a in args if a.startswith(("paths.runs=", "+paths.runs=", "++paths.runs="))]
     runs = Path(given[-1] if given else os.environ.get("SPARSELAB_RUNS", "runs"))
     if "," in runs.name or "${" in str(runs):
         return None  # a sweep over folders or an interpolation: Hydra resolves it
@@ -123,6 +136,10 @@ def _interrupted() -> int:
 
 if __name__ == "__main__":
     check_overrides(CONF_DIR, sys.argv[1:])
+    msg = _runs_path_error(sys.argv[1:])
+    if msg:
+        print(msg, file=sys.stderr)
+        sys.exit(2)
     from sparselab.data.first_use import prepare
 
     status = prepare(CONF_DIR, sys.argv[1:])  # cpu / paper: fetch missing data now, or stop in one line

@@ -49,10 +49,22 @@ def _clip(key, v):
         raise ConfigError(f"{key}={v!r}: must be a non-negative number, or null for no clipping")
 
 
+def _cap(what):
+    """-1 (no limit) or a positive number: 0 would record a finished run that trained nothing."""
+    def check(key, v):
+        _int(key, v, -1, f"-1 (no limit) or a positive number of {what}")
+        if v == 0:
+            raise ConfigError(f"{key}=0: a run that trains no {what} would be recorded as finished; give -1 "
+                              f"(no limit) or a positive number of {what}")
+    return check
+
+
 CHECKS = {
     "seed": _seed,
-    "trainer.max_steps": _optional(lambda k, v: _int(k, v, -1, "-1 (no limit) or a non-negative number of steps")),
-    "trainer.max_epochs": _optional(lambda k, v: _int(k, v, -1, "-1 (no limit) or a non-negative number")),
+    "trainer.max_steps": _optional(_cap("steps")),
+    "trainer.max_epochs": _optional(_cap("epochs")),
+    "task.batch_size": _optional(lambda k, v: _int(k, v, 1, "a positive number of examples")),
+    "threads": lambda k, v: _int(k, v, 1, "a positive number of threads"),
     "trainer.log_every_n_steps": lambda k, v: _int(k, v, 1, "a positive number of steps"),
     "trainer.check_val_every_n_epoch": _optional(lambda k, v: _int(k, v, 1, "a positive number of epochs, or null")),
     "trainer.val_check_interval": _optional(_interval),
@@ -60,6 +72,22 @@ CHECKS = {
     "trainer.devices": _devices,
     "trainer.gradient_clip_val": _optional(_clip),
 }
+
+
+def runs_path_error(value: Any, source: str = "paths.runs / SPARSELAB_RUNS") -> str | None:
+    """Why ``value`` cannot be a runs folder, else None: an empty path (``SPARSELAB_RUNS=`` or ``paths.runs=``; run
+    folders would go under the filesystem root as ``/<profile>/...``) or the filesystem root itself."""
+    import os
+    from pathlib import Path
+
+    text = "" if value is None else str(value)
+    if not text.strip():
+        return (f"{source} is empty: run folders would be made under the filesystem root; unset it (default ./runs) "
+                "or give a folder, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs")
+    path = Path(os.path.realpath(os.path.expanduser(text)))
+    if "${" not in text and path.parent == path:
+        return f"{source}={text!r} is the filesystem root: give a folder of its own, e.g. SPARSELAB_RUNS=$HOME/sparselab-runs"
+    return None
 
 
 def check_value(key: str, text: str) -> None:
@@ -81,6 +109,12 @@ def _parse(text: str) -> Any:
 def check_config(cfg: DictConfig) -> None:
     """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up."""
     _check_pair(cfg)
+    _check_dataset(cfg)
+    runs = OmegaConf.select(cfg, "paths.runs", default=None, throw_on_missing=False)
+    if OmegaConf.select(cfg, "paths", default=None) is not None:
+        why = runs_path_error(runs, "paths.runs (SPARSELAB_RUNS)")
+        if why:
+            raise ConfigError(why)
     absent = object()
     for key, check in CHECKS.items():
         value = OmegaConf.select(cfg, key, default=absent, throw_on_missing=False)
@@ -98,6 +132,36 @@ def _check_pair(cfg: DictConfig) -> None:
     if str(data.pair) not in pairs:
         raise ConfigError(f"data.pair={data.pair!r} is not a pair of data={data.get('name', '?')}; "
                           f"valid pairs: {', '.join(pairs)}")
+
+
+def _check_dataset(cfg: DictConfig) -> None:
+    """``data.name`` of a Mulan config is one of the registered multi-label sets (before any file is read)."""
+    data = cfg.get("data")
+    if not isinstance(data, DictConfig) or OmegaConf.select(cfg, "task.name", default=None) != "multilabel":
+        return
+    from sparselab.data.mulan import EXTRA_DATASETS, PAPER_DATASETS
+
+    name = data.get("name")
+    valid = [*PAPER_DATASETS, *EXTRA_DATASETS]
+    if str(name) not in valid:
+        import difflib
+
+        near = difflib.get_close_matches(str(name), valid, n=1)
+        raise ConfigError(f"data.name={name!r} is not a multi-label data set; valid: {', '.join(valid)}"
+                          + (f". Did you mean {near[0]!r}?" if near else ""))
+
+
+def check_accelerator(cfg: DictConfig) -> None:
+    """``trainer.accelerator=gpu`` (or ``trainer=ddp``'s) where torch sees no CUDA GPU. Checked by the job itself
+    (``execute.validate``), before its record or data, not before Hydra: a SLURM sweep is submitted from a login
+    node without a GPU."""
+    trainer = cfg.get("trainer")
+    if isinstance(trainer, DictConfig) and str(trainer.get("accelerator", "auto")) in ("gpu", "cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ConfigError(f"trainer.accelerator={trainer.get('accelerator')}: no CUDA GPU is visible to torch "
+                              f"here (torch {torch.__version__}); use trainer.accelerator=auto or cpu")
 
 
 def _check_devices(cfg: DictConfig) -> None:

@@ -15,7 +15,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import datafiles, record, wandb_run
-from sparselab.engine.checks import check_config
+from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
 from sparselab.engine.errors import ConfigError
@@ -46,6 +46,7 @@ def validate(cfg: DictConfig) -> None:
         raise ConfigError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
                           "(python -m sparselab.run --help lists them)")
     check_config(cfg)  # seed, trainer values, data pair, devices vs strategy (also checked before Hydra starts)
+    check_accelerator(cfg)   # here, on the machine that runs the job (not on a login node that submits it)
 
 
 def task_function(name: str):
@@ -144,6 +145,18 @@ def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
     return None
 
 
+def _set_aside_unreadable(run_dir: Path) -> None:
+    """A ``run.json`` that cannot be read is moved to ``run.json.unreadable`` (kept, not overwritten) and the
+    job runs again, saying why in one line."""
+    why = record.unreadable(run_dir)
+    if not why:
+        return
+    src = Path(run_dir) / record.RECORD
+    dst = src.with_name(record.RECORD + ".unreadable")
+    os.replace(src, dst)
+    log.warning("re-running %s: its run.json cannot be read (%s); moved aside to %s", run_dir, why, dst)
+
+
 def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
             overrides: list[str] | None = None) -> dict[str, Any]:
     """Run one job and return its record; a failure is recorded (status ``failed``) and re-raised.
@@ -197,6 +210,8 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
             return previous
         if previous:
             log.info("re-running %s: previous status %r", run_dir, previous.get("status"))
+        else:
+            _set_aside_unreadable(run_dir)
         with threadpool_limits(limits=threads):
             return _run(cfg, run_dir, chash, threads, root, hashes, interactive, overrides)
     finally:

@@ -113,14 +113,43 @@ def identity(rec: dict[str, Any]) -> str | None:
 
 
 def read(run_dir: Path) -> dict[str, Any] | None:
+    """The record of ``run_dir``; None when there is none or it cannot be read (:func:`unreadable` says why)."""
     p = Path(run_dir) / RECORD
     if not p.exists():
         return None
     try:
-        return json.loads(p.read_text())
-    except json.JSONDecodeError:
-        # A job killed mid-write leaves a torn record: treat it as unfinished.
+        rec = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        # A torn or damaged record: treated as unfinished, and named by unreadable() where it is read.
         return None
+    return rec if isinstance(rec, dict) else None
+
+
+def unreadable(run_dir: Path) -> str | None:
+    """Why the ``run.json`` of ``run_dir`` cannot be read (one line), or None when it reads or is absent."""
+    p = Path(run_dir) / RECORD
+    if not p.exists():
+        return None
+    try:
+        rec = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as err:
+        return err.strerror or str(err)
+    except UnicodeDecodeError as err:
+        return f"not UTF-8 text ({err.reason})"
+    except json.JSONDecodeError as err:
+        return f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
+    return None if isinstance(rec, dict) else f"not a JSON object ({type(rec).__name__})"
+
+
+def find_unreadable(root: str | Path, profile: str | None = None) -> list[tuple[str, str]]:
+    """``(path of run.json, why)`` for every record under ``root[/profile]`` that cannot be read."""
+    base = Path(root) / profile if profile is not None else Path(root)
+    out = []
+    for path in sorted(base.rglob(RECORD)) if base.is_dir() else ():
+        why = unreadable(path.parent)
+        if why:
+            out.append((str(path), why))
+    return out
 
 
 def write(run_dir: Path, record: dict[str, Any]) -> None:

@@ -20,8 +20,18 @@ PROJECT = Path(__file__).resolve().parents[3]
 
 
 def runs_root() -> Path:
-    """``$SPARSELAB_RUNS``, else ``<project>/runs``."""
-    return Path(os.environ.get("SPARSELAB_RUNS", PROJECT / "runs"))
+    """``$SPARSELAB_RUNS``, else ``<project>/runs``; an empty ``SPARSELAB_RUNS`` (or the filesystem root) is a
+    :class:`~sparselab.errors.ConfigError` (one line), never the root."""
+    from sparselab.engine.checks import runs_path_error
+    from sparselab.errors import ConfigError
+
+    value = os.environ.get("SPARSELAB_RUNS")
+    if value is None:
+        return PROJECT / "runs"
+    why = runs_path_error(value, "SPARSELAB_RUNS")
+    if why:
+        raise ConfigError(why)
+    return Path(value)
 
 
 @dataclass

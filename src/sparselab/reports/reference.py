@@ -1,4 +1,12 @@
-"""The papers' reported numbers, for labelled reference columns only (never mixed with ours)."""
+"""The papers' reported numbers, for labelled reference columns only (never mixed with ours).
+
+They ship with the package (``sparselab/reports/data/papers.yaml``, a copy of the project's
+``../shared/reference/papers.yaml``; ``tests/test_reference_shipped.py`` keeps the two equal where the
+second exists), so a clone from a public host builds its reports with the papers' numbers.
+``SPARSELAB_REFERENCE`` points at another file. A file that cannot be read, or that has no entry for the
+paper, stops the report in one line (:class:`ReferenceMissing`, a user error): a report never blanks its
+paper columns silently.
+"""
 from __future__ import annotations
 
 import os
@@ -7,17 +15,37 @@ from typing import Any
 
 import yaml
 
+from sparselab.errors import ConfigError
+
 from .records import PROJECT
 
-REFERENCE = PROJECT.parent / "shared" / "reference" / "papers.yaml"
+PACKAGED = Path(__file__).resolve().parent / "data" / "papers.yaml"
+SHARED = PROJECT.parent / "shared" / "reference" / "papers.yaml"   # the project's own copy (dev machines, CI)
+REFERENCE = PACKAGED
+
+
+class ReferenceMissing(ConfigError):
+    """The papers' numbers cannot be read: the report stops rather than leave its paper columns blank."""
+
+
+def reference_path(path: str | os.PathLike | None = None) -> Path:
+    return Path(path or os.environ.get("SPARSELAB_REFERENCE") or REFERENCE)
 
 
 def reference(paper: str, path: str | os.PathLike | None = None) -> dict[str, Any]:
-    """The paper's entry of ``papers.yaml`` ({} when the file is absent)."""
-    p = Path(path) if path else REFERENCE
-    if not p.exists():
-        return {}
-    return yaml.safe_load(p.read_text()).get(paper, {}) or {}
+    """The paper's entry of ``papers.yaml``; raises :class:`ReferenceMissing` when it cannot be read."""
+    p = reference_path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        why = getattr(err, "strerror", None) or " ".join(str(err).split())[:200]
+        raise ReferenceMissing(f"the papers' numbers cannot be read from {p} ({why}): nothing written; "
+                               "reinstall the package (pip install -e .) or set SPARSELAB_REFERENCE") from None
+    entry = data.get(paper) if isinstance(data, dict) else None
+    if not isinstance(entry, dict) or not entry:
+        raise ReferenceMissing(f"{p} has no numbers for {paper}: nothing written; reinstall the package "
+                               "(pip install -e .) or set SPARSELAB_REFERENCE")
+    return entry
 
 
 def table_cell(ref: dict[str, Any], table: str, row: str, column: str,

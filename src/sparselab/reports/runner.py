@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import Any, Mapping, Sequence
 
 from sparselab.engine import jobs as plan_jobs, record
+from sparselab.errors import ConfigError
 
 from .records import PROJECT, plan_only, relative_run, runs_root
 
@@ -249,6 +250,38 @@ def report_path(paper: str, profile: str, out: str | os.PathLike | None = None) 
     return Path(out) if out else PROJECT / "reports" / paper / profile
 
 
+def is_committed(folder: Path) -> bool:
+    """Whether ``folder`` holds files git tracks (a report committed with the project). Without git (an archive
+    of the project), any file in it counts: the folder is then treated as committed."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return False
+    try:
+        out = subprocess.run(["git", "-C", str(PROJECT), "ls-files", "--", str(folder.resolve())],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        out = None
+    if out is not None and out.returncode == 0:
+        return bool(out.stdout.strip())
+    return any(p.is_file() for p in folder.iterdir())
+
+
+def choose_target(paper: str, profile: str, out: str | os.PathLike | None, replace_committed: bool,
+                  runs: Path) -> Path:
+    """Where the report goes: ``--out``; else ``reports/<paper>/<profile>/``, unless that folder is the committed
+    report and ``--replace-committed`` is not given: then ``<runs>/reports/<paper>/<profile>/`` (said in one line),
+    so that no run rewrites the project's committed results unasked."""
+    if out:
+        return Path(out)
+    default = report_path(paper, profile)
+    if replace_committed or not is_committed(default):
+        return default
+    target = Path(runs) / "reports" / paper / profile
+    print(f"[{paper}] {default.relative_to(PROJECT)} is the committed report and is left as it is: this report "
+          f"goes to {target} (--out DIR to choose; --replace-committed to rewrite the committed one)", flush=True)
+    return target
+
+
 def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
     d = report_path(paper, profile, out)
     d.mkdir(parents=True, exist_ok=True)
@@ -259,7 +292,12 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--profile", default=None, choices=list(PROFILES),
                     help="default: cpu without a GPU, paper with one")
-    ap.add_argument("--out", default=None, help=f"report directory (default reports/{paper}/<profile>)")
+    ap.add_argument("--out", default=None,
+                    help=f"report directory (default reports/{paper}/<profile>; when that folder is the committed "
+                         "report: <runs folder>/reports/<paper>/<profile>, see --replace-committed)")
+    ap.add_argument("--replace-committed", action="store_true",
+                    help=f"write into the committed reports/{paper}/<profile>/ (replacing its tracked files); "
+                         "with --report-only and no run records, rebuild it from the records committed in it")
     ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
     ap.add_argument("--jobs", type=int, default=None,
                     help="jobs side by side for profiles that use the parallel launcher: N lanes, each running "
@@ -291,6 +329,9 @@ def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | No
         if err.args[0]:  # None: the sweep has said it already
             print(err, file=sys.stderr)
         return err.code
+    except ConfigError as err:   # e.g. the papers' numbers cannot be read (reports.reference.ReferenceMissing)
+        print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"[{report.PAPER}] interrupted: finished jobs are kept; run the same command to resume",
               file=sys.stderr)
@@ -304,6 +345,9 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     profile = choose_profile(args.profile)
     plan = plans[profile]
     runs = runs_root()
+    if args.jobs is not None and args.jobs < 1:
+        raise PipelineError(f"error: --jobs {args.jobs}: must be a positive number of jobs side by side (1: sequential)")
+    target = choose_target(paper, profile, args.out, args.replace_committed, runs)
     print(f"[{paper}] artefacts: " + "; ".join(f"{name} -> {rel}" for name, rel, _ in report.ARTIFACTS), flush=True)
     check_only(plan, profile, args.only)
     check_set(args.extra)
@@ -324,9 +368,14 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     planned = set().union(*(ids for _, ids in by_sweep))
     part = set().union(*(ids for experiment, ids in by_sweep if experiment in args.only)) if args.only else planned
     found = finished_jobs(runs, profile, part)
-    target = report_path(paper, profile, args.out)
+    bad = record.find_unreadable(runs, profile)
+    if bad:
+        print(f"[{paper}] {len(bad)} run records under {runs} cannot be read and are left out (running the plan "
+              "again re-runs their jobs): " + "; ".join(f"{p} ({why})" for p, why in bad)[:800], flush=True)
     committed = getattr(report, "committed", None)  # a report that can rebuild from its committed records
-    if not found and args.report_only and committed is not None and target.is_dir():
+    # only where asked: a copy given as --out (the committed-report tests), or --replace-committed
+    explicit = bool(args.out) or args.replace_committed
+    if not found and args.report_only and explicit and committed is not None and target.is_dir():
         stored = committed(target, runs)
         found = jobs_among(stored, part)
         if found and not args.only and getattr(report, "COMMITS_PART", False):
@@ -344,7 +393,14 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
                             f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
                             f"under {runs}; nothing written (run without --report-only, or set SPARSELAB_RUNS)")
     print(f"[{paper}] {len(found)} of {len(part)} planned jobs have a finished record", flush=True)
-    out = report_dir(paper, profile, args.out)
+    from .reference import reference
+
+    reference(paper)    # the papers' numbers, read before anything is written (one line when they cannot be)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise PipelineError(f"error: cannot create the report folder {target}: {err.strerror or err}") from None
+    out = target
     options = {**plan.options, "only": list(args.only)} if args.only else dict(plan.options)
     with plan_only(planned, planned=len(part), finished=len(found)) as selection:
         recs = report.write_reports(profile, out, options, runs)

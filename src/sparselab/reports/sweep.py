@@ -83,6 +83,7 @@ class Sweep:
     runs: list[dict[str, Any]]        # one per record: key, seed, status, run, error, metrics, config
     metrics: list[str]
     groups: dict[tuple, list[dict[str, Any]]] = field(default_factory=dict)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)   # (run.json path, why)
 
     def finished(self, key: tuple) -> list[dict[str, Any]]:
         return [r for r in self.groups[key] if r["status"] == "finished"]
@@ -99,8 +100,11 @@ def collect(root: str | Path, by: Sequence[str], metrics: Sequence[str] | None =
     if not root.is_dir():
         raise SweepError(f"{root}: no such folder")
     recs = record.find(root, status=None)
+    bad = record.find_unreadable(root)
     if not recs:
-        raise SweepError(f"{root}: no run records (run.json) under this folder")
+        raise SweepError(f"{root}: no run records (run.json) under this folder"
+                         + (f" that can be read; unreadable: " + "; ".join(f"{p} ({why})" for p, why in bad)
+                            if bad else ""))
     configs = [flatten(r.get("config") or {}) for r in recs]
     unknown = [k for k in by if not any(k in c for c in configs)]
     if unknown:
@@ -121,7 +125,7 @@ def collect(root: str | Path, by: Sequence[str], metrics: Sequence[str] | None =
             raise SweepError(f"--metric {', '.join(missing)}: not a metric of the finished runs; they have: "
                              f"{', '.join(found) or 'none'}")
         found = list(metrics)
-    sweep = Sweep(root, list(by), runs, found)
+    sweep = Sweep(root, list(by), runs, found, unreadable=bad)
     for r in runs:
         sweep.groups.setdefault(r["key"], []).append(r)
     sweep.groups = {k: sweep.groups[k] for k in sorted(sweep.groups, key=lambda t: tuple(map(_order, t)))}
@@ -207,6 +211,11 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     bad = not_finished(sweep)
     lines += ["## Failed, running or missing runs", ""]
     lines.append(md_table([*sweep.by, SEED, "status", "run", "error"], bad) if bad else "None.\n")
+    if sweep.unreadable:
+        lines += ["## Unreadable run records", "",
+                  "These `run.json` files cannot be read, so their runs are in no row above (re-running the sweep "
+                  "runs their jobs again and keeps each file as `run.json.unreadable`):", ""]
+        lines += [f"- `{relative_run(p, sweep.root)}`: {why}" for p, why in sweep.unreadable] + [""]
     return "\n".join(lines)
 
 
@@ -272,8 +281,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else Path(args.folder) / "sweep"
-    paths = write(sweep, out, args.folder)
-    n_bad = len(not_finished(sweep))
+    try:
+        paths = write(sweep, out, args.folder)
+    except OSError as err:
+        print(f"error: cannot write the sweep report into {out}: {err.strerror or err}"
+              f"{f' ({err.filename})' if err.filename else ''}; choose another folder with --out", file=sys.stderr)
+        return 2
+    n_bad = len(not_finished(sweep)) + len(sweep.unreadable)
     print(f"{len(sweep.runs)} records, {len(sweep.groups)} groups by {', '.join(sweep.by)}"
           f"{f', {n_bad} failed/running/missing' if n_bad else ''} -> {paths[0]} (+ {paths[1].name}, "
           f"{len(paths) - 2} PNGs)")

@@ -48,6 +48,7 @@ Lightning writes checkpoints from rank 0 only. Validation metrics come from torc
 from __future__ import annotations
 
 import json
+import os
 import logging
 import shutil
 import time
@@ -124,13 +125,39 @@ class _LoaderState(L.Callback):
         self.loader.load_state_dict(state_dict)
 
 
+def unreadable_checkpoint(path: Path) -> str | None:
+    """Why ``path`` is not a whole checkpoint (one line), else None. torch saves a zip archive: a truncated file has
+    no central directory, a damaged one fails a member's CRC; both are found here without loading a tensor."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            bad = zf.testzip()
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, RuntimeError) as err:
+        return f"{type(err).__name__}: {' '.join(str(err).split())}"[:200]
+    return f"member {bad} is damaged (CRC mismatch)" if bad else None
+
+
 def resume_checkpoint(ckpt_dir: Path, root: Path) -> Path | None:
-    """The checkpoint to resume from: the newer of ``<ckpt_dir>/last.ckpt`` and the newest
-    ``hpc_ckpt_<n>.ckpt`` Lightning's SLURM requeue left in ``root`` (None: neither)."""
+    """The checkpoint to resume from: the newest whole one of ``<ckpt_dir>/last.ckpt`` and the
+    ``hpc_ckpt_<n>.ckpt`` Lightning's SLURM requeue left in ``root`` (None: none). One that cannot be read
+    (truncated, damaged) is moved aside to ``<run dir>/<name>.corrupt``, named in one line, and the next newest is
+    tried; with none left the job starts again."""
     found = [p for p in [ckpt_dir / LAST] if p.is_file()]
-    hpc = sorted(root.glob("hpc_ckpt_*.ckpt"), key=lambda p: int(p.stem.rsplit("_", 1)[-1]))
-    found += hpc[-1:]
-    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+    found += sorted(root.glob("hpc_ckpt_*.ckpt"), key=lambda p: int(p.stem.rsplit("_", 1)[-1]))
+    for path in sorted(found, key=lambda p: p.stat().st_mtime, reverse=True):
+        why = unreadable_checkpoint(path)
+        if why is None:
+            return path
+        aside = root / f"{path.name}.corrupt"
+        try:
+            os.replace(path, aside)
+        except FileNotFoundError:   # another rank of a DDP job moved it first
+            pass
+        rest = [p for p in found if p.is_file()]
+        log.warning("checkpoint %s cannot be read (%s): moved aside to %s; %s", path, why, aside,
+                    "trying the next newest" if rest else "the job starts again from step 0")
+    return None
 
 
 @rank_zero_only
@@ -215,7 +242,11 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
 
 def _fit_done(ckpt_dir: Path) -> dict | None:
     path = ckpt_dir / FIT_DONE
-    return json.loads(path.read_text()) if path.is_file() else None
+    try:
+        return json.loads(path.read_text()) if path.is_file() else None
+    except (OSError, ValueError) as err:   # written atomically, so only a damaged disk gets here: train again
+        log.warning("%s cannot be read (%s): resuming training from the checkpoint", path, err)
+        return None
 
 
 @rank_zero_only
