@@ -43,7 +43,11 @@ def test_the_page_quotes_the_diagnosis_as_committed():
     page = " ".join((PROJECT / "docs" / "correia2019.md").read_text(encoding="utf-8").split())
     r = rows()
     s10, s30 = (diag.summary(r[k], "enc_self", diag.COMPARE_AT) for k in ("10x", "30x"))
+    s3 = diag.summary(r["3x"], "enc_self", diag.COMPARE_AT)
+    assert f"{s3['turned']} of 24 at 3×, whose encoder mean still turns at step {s3['low_step']:,}" in page
     assert f"{s10['turned']} of {s10['n']} at 10×, {s30['turned']} at 30×" in page
+    accs = [diag.val_at(r[k], diag.COMPARE_AT) for k in ("3x", "10x", "30x", "1xs0", "1xs1")]
+    assert "Validation accuracy at step 4,000 is {:.2f}, {:.2f} and {:.2f} against {:.2f} and {:.2f}".format(*accs) in page
     assert f"median {s10['turn_median']:,.0f} and {s30['turn_median']:,.0f}" in page
     control = r["1xs0"]
     assert f"would still be {diag.room(control['alpha_lr'], control['warmup'], 36000):.1f} of the paper's" in page
