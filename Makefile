@@ -30,15 +30,19 @@ export WANDB_SILENT ?= true
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
 
-$(VENV)/.installed: pyproject.toml
+# pyproject.toml gives lower bounds (the library's users are never downgraded); the exact versions of the
+# pipelines' environment are requirements/lock.txt, a constraints file (torch is pinned here, not there)
+LOCK := requirements/lock.txt
+
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/pip install -q $(TORCH_PIN)
 	@# uv installs the rest in about a third of pip's time (uv resolves from PyPI only, so torch comes first, by pip)
 	@$(VENV)/bin/uv --version >/dev/null 2>&1 || $(VENV)/bin/pip install -q $(UV_PIN)
-	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[dev,kernels]'
+	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -c $(LOCK) -e '.[dev,kernels,experiments]'
 	@touch $@
 
-setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels] (idempotent, fast when done)
+setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels,experiments] at the versions of requirements/lock.txt (idempotent, fast when done)
 
 test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers (PYTEST_ARGS=--durations=30)
 	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)

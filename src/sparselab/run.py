@@ -29,7 +29,11 @@ from sparselab.engine import distributed, resolvers, sweep_status
 from sparselab.engine.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
-CONF_DIR = Path(os.environ.get("SPARSELAB_CONF", Path(__file__).resolve().parents[2] / "conf"))
+# the Hydra configs: SPARSELAB_CONF, else the copy a wheel ships inside the package (setup.py), else conf/ of the
+# source tree (an editable install or a checkout)
+_PACKAGED_CONF = Path(__file__).resolve().parent / "conf"
+CONF_DIR = Path(os.environ.get("SPARSELAB_CONF") or (_PACKAGED_CONF if (_PACKAGED_CONF / "config.yaml").is_file()
+                                                     else Path(__file__).resolve().parents[2] / "conf"))
 
 resolvers.register()
 log = logging.getLogger("sparselab")

@@ -24,6 +24,14 @@ def shift_by_max(z: torch.Tensor):
     return z - m, masked
 
 
+def traced_fix(p: torch.Tensor, bad: torch.Tensor, exact, *operands) -> torch.Tensor:
+    """Inside a torch.compile trace: ``p`` with the rows flagged ``bad`` (shape (..., 1)) replaced by those of
+    ``exact(*operands)``, which runs (on every row) only when some row is bad: a ``torch.cond``, so the graph
+    has no host read (fullgraph=True holds) and the common case pays one pass, not the exact solver."""
+    return torch.cond(bad.any(), lambda p, bad, *ops: torch.where(bad, exact(*ops), p),
+                      lambda p, bad, *ops: p.clone(), (p, bad) + tuple(operands))
+
+
 def _arange_like(z: torch.Tensor) -> torch.Tensor:
     return torch.arange(1, z.shape[-1] + 1, device=z.device, dtype=z.dtype)
 
@@ -52,6 +60,9 @@ def sparsemax_tau_sorted(zs: torch.Tensor):
 
 def sparsemax_lastdim(z: torch.Tensor) -> torch.Tensor:
     """Exact sparsemax over the last dim (fused sort-free kernel when compiled)."""
+    if torch.compiler.is_compiling():  # traced into the caller's graph: the same kernel, checked by a cond
+        p, cnt, cnt_final = _fused.sparsemax_fwd(z)
+        return traced_fix(p, (cnt_final != cnt) & (cnt > 0), sparsemax_sort, z)
     if _compile.use_compiled(z):
         out = _compile.run_rows(_fused.sparsemax_fwd, z)
         if out is not None:
@@ -92,6 +103,9 @@ def entmax15_tau_sorted(zs: torch.Tensor):
 
 def entmax15_lastdim(z: torch.Tensor) -> torch.Tensor:
     """Exact 1.5-entmax over the last dim (fused sort-free kernel when compiled)."""
+    if torch.compiler.is_compiling():  # traced into the caller's graph: the same kernel, checked by a cond
+        p, cnt, cnt_final, ss = _fused.entmax15_fwd(z)
+        return traced_fix(p, ((cnt_final != cnt) | (ss > 1)) & (cnt > 0), entmax15_sort, z)
     if _compile.use_compiled(z):
         out = _compile.run_rows(_fused.entmax15_fwd, z)
         if out is not None:

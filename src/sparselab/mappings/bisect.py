@@ -159,6 +159,9 @@ def entmax_alpha_lastdim(z: torch.Tensor, eps, n_iter=None, return_state: bool =
     evaluated (the compiled backward recomputes u from them).
     """
     global last_n_iter
+    if torch.compiler.is_compiling():  # inside a caller's trace (the losses' projection): fixed step counts
+        p, m, t = _traced_forward(z, eps, n_iter, None)
+        return (p, m, t) if return_state else p
     ok = _compiled_ok(z, eps, n_iter) if compiled_ok is None else (compiled_ok and n_iter is None)
     if ok:
         k = _beta_int(eps)
@@ -192,6 +195,67 @@ def entmax_alpha_lastdim(z: torch.Tensor, eps, n_iter=None, return_state: bool =
 
 _ALPHA_FWD: dict = {}
 _RES_TOL = 2e-6  # |sum p - 1| at the float32 rounding floor (checked rows only)
+
+# ------------------------------------------- inside a user's torch.compile trace
+# No host reads there (a ``.item()`` or ``bool(tensor)`` is a graph break, an error under fullgraph=True):
+# * float32 with 0 < alpha - 1 <= 1 (a float alpha there, or a tensor alpha whose ``alpha_range`` lies
+#   there, e.g. ``Entmax(learnable=True)``): the fused kernel, as in eager; its rare rows short of float
+#   exactness continue for ``TRACED_N_ITER`` safeguarded Newton steps inside a ``torch.cond`` (taken
+#   only when there are such rows), where eager continues them to exactness;
+# * otherwise (float64, alpha < 1, alpha > 2, a tensor alpha of unknown range): the eager safeguarded
+#   Newton for a fixed ``TRACED_N_ITER[dtype, alpha known <= 2]`` steps (eager stops at exactness after
+#   at most 12 float64 steps for alpha <= 2, 37 for alpha in (2, 4]); ``alpha_range`` or ``n_iter``
+#   shortens it.
+TRACED_N_ITER = {(torch.float32, True): 16, (torch.float32, False): 40,
+                 (torch.float64, True): 20, (torch.float64, False): 60}
+
+
+def _eps_in_unit(eps, eps_range) -> bool:
+    """0 < eps <= 1 known without reading a tensor."""
+    if isinstance(eps, float):
+        return 0.0 < eps <= 1.0
+    return eps_range is not None and 0.0 < eps_range[0] and eps_range[1] <= 1.0
+
+
+def _traced_fused(z, eps, n_iter, eps_range) -> bool:
+    """Whether the traced forward runs the fused kernel (and the backward its formulas)."""
+    return n_iter is None and z.dtype == torch.float32 and _eps_in_unit(eps, eps_range)
+
+
+def _traced_forward(z, eps, n_iter, eps_range):
+    """(p, m, t): the forward without data-dependent Python branches (see above)."""
+    if _traced_fused(z, eps, n_iter, eps_range):
+        k = _beta_int(eps)
+        fn = _ALPHA_FWD.get(k)
+        if fn is None:
+            fn = _ALPHA_FWD[k] = _fused.make_alpha_fwd(k)
+        t0 = torch.zeros(z.shape[:-1] + (1,), dtype=z.dtype, device=z.device)
+        p, m, t, res, _, masked = fn(z, eps, t0)
+        bad = ~((res <= _RES_TOL) | masked | torch.isnan(res))
+        n_more = TRACED_N_ITER[(torch.float32, True)]
+        if isinstance(eps, float):
+            def more(p, t, bad, z):
+                p2, _, t2, _ = _newton(z, eps, n_more, t)
+                return torch.where(bad, p2, p), torch.where(bad, t2, t)
+
+            def keep(p, t, bad, z):
+                return p.clone(), t.clone()
+            ops = (p, t, bad, z)
+        else:
+            def more(p, t, bad, z, e):
+                p2, _, t2, _ = _newton(z, e, n_more, t)
+                return torch.where(bad, p2, p), torch.where(bad, t2, t)
+
+            def keep(p, t, bad, z, e):
+                return p.clone(), t.clone()
+            ops = (p, t, bad, z, eps)
+        p, t = torch.cond(bad.any(), more, keep, ops)
+        return p, m, t
+    if n_iter is None:
+        le2 = (eps <= 1.0) if isinstance(eps, float) else (eps_range is not None and eps_range[1] <= 1.0)
+        n_iter = TRACED_N_ITER[(torch.float64 if z.dtype == torch.float64 else torch.float32, le2)]
+    p, m, t, _ = _newton(z, eps, n_iter, None)  # n_iter given: a fixed count, no convergence test
+    return p, m, t
 
 
 def _newton(z, eps, n_iter, t_init):
@@ -281,11 +345,20 @@ class EntmaxBisectFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, alpha, n_iter, eps_range=None):
         eps = alpha - 1
+        ctx.alpha_float = None if isinstance(alpha, torch.Tensor) else alpha
+        if torch.compiler.is_compiling():
+            # traced into the caller's graph: fixed step counts, no host reads (fullgraph=True holds)
+            ctx.compiled_ok = False
+            # (set before the forward's torch.cond: Dynamo drops ctx attributes set after it)
+            ctx.traced_fused = _traced_fused(x, eps, n_iter, eps_range)
+            p, m, t = _traced_forward(x, eps, n_iter, eps_range)
+            ctx.save_for_backward(*((x, p, m, t) + ((alpha,) if ctx.alpha_float is None else ())))
+            return p
+        ctx.traced_fused = False
         # eligibility for the fused kernels (a host sync for a tensor alpha without a
         # guaranteed range), decided once for the forward and the backward (same x and alpha)
         ctx.compiled_ok = _compiled_ok(x, eps, None, eps_range)
         p, m, t = entmax_alpha_lastdim(x, eps, n_iter, return_state=True, compiled_ok=ctx.compiled_ok)
-        ctx.alpha_float = None if isinstance(alpha, torch.Tensor) else alpha
         tensors = (x, p, m, t) + ((alpha,) if ctx.alpha_float is None else ())
         ctx.save_for_backward(*tensors)
         return p
@@ -299,6 +372,10 @@ class EntmaxBisectFunction(torch.autograd.Function):
             alpha = ctx.alpha_float
         eps = alpha - 1
         need_alpha = ctx.alpha_float is None and ctx.needs_input_grad[1]
+        if ctx.traced_fused:
+            # the fused backward's formulas, traced into the caller's graph (float32, 0 < eps <= 1)
+            dx, da = _fused.make_alpha_bwd(None, need_alpha)(x, p, m, t, eps, g)
+            return dx, (da.sum_to_size(alpha.shape) if need_alpha else None), None, None
         if ctx.compiled_ok and g.dtype == x.dtype and _compile.use_compiled(g):
             fn = _ALPHA_BWD.get(need_alpha)
             if fn is None:

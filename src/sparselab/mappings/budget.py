@@ -38,6 +38,7 @@ from ._validate import canonical_dim, check_budget, check_input, check_n_iter
 
 NEG_INF = float("-inf")
 MAX_ITER = 200
+TRACED_N_ITER = 24  # steps inside an enclosing torch.compile trace (see budget_lastdim)
 
 
 def budget_lastdim(z: torch.Tensor, budget, n_iter=None) -> torch.Tensor:
@@ -62,6 +63,10 @@ def budget_lastdim(z: torch.Tensor, budget, n_iter=None) -> torch.Tensor:
         t = lo.clamp_min(-1.0) if budget <= 1 else lo.clone()
     else:
         t = torch.where(budget <= 1, lo.clamp_min(-1.0), lo)
+    traced = torch.compiler.is_compiling()
+    if traced and n_iter is None:
+        # inside a torch.compile trace: a fixed step count (eager needs at most 14), no host read
+        n_iter = TRACED_N_ITER
     cap = MAX_ITER if n_iter is None else n_iter
     tol = 4 * torch.finfo(z.dtype).eps
     for _ in range(cap):
@@ -75,7 +80,7 @@ def budget_lastdim(z: torch.Tensor, budget, n_iter=None) -> torch.Tensor:
         lo = torch.where(f >= 0, t, lo)
         hi = torch.where(f <= 0, t, hi)
         done = (f.abs() <= tol * (n_u + n_a * (1 + t.abs()) + budget)) | masked | torch.isnan(f)
-        if bool(done.all()):
+        if not traced and bool(done.all()):
             break
         t_new = (s_a + n_u - budget) / n_a.clamp_min(1)
         bad = ~((t_new > lo) & (t_new < hi)) | (n_a == 0)

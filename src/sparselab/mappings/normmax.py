@@ -51,6 +51,7 @@ from ._solvers import shift_by_max
 from ._validate import canonical_dim, check_input, check_n_iter, check_normmax_alpha
 
 MAX_ITER = 100
+TRACED_N_ITER = 16  # steps inside an enclosing torch.compile trace (see normmax_lastdim)
 
 
 def _state(w, t, beta):
@@ -79,6 +80,10 @@ def normmax_lastdim(z: torch.Tensor, alpha, n_iter=None):
     t = lo.clone()
     tol = 4 * torch.finfo(z.dtype).eps
     sqrt_eps = torch.finfo(z.dtype).eps ** 0.5
+    traced = torch.compiler.is_compiling()
+    if traced and n_iter is None:
+        # inside a torch.compile trace: a fixed step count, no host read (eager needs at most 11)
+        n_iter = TRACED_N_ITER
     cap = MAX_ITER if n_iter is None else n_iter
     f_prev = step = None
     it = 0
