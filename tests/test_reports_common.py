@@ -12,7 +12,7 @@ import pytest
 from sparselab.engine import record
 from sparselab.reports import index, numbers, runner
 from sparselab.reports.records import data_relative, load, relative_run, scrub
-from sparselab.reports.reference import reference, table_cell
+from sparselab.reports.reference import ReferenceMissing, reference, table_cell
 from sparselab.reports.tables import MISSING, NOT_RUN, best_keys, delta, fmt, md_table, pct, seed_mean
 
 from index_links import broken_links, links
@@ -59,7 +59,9 @@ def test_reference_columns(tmp_path):
     assert table_cell(ref, "t1", "1.0,1.5", "low_avg") is None              # column not in the paper
     assert table_cell(ref, "t2", "1.0,1.5", "b", columns=["a", "b"]) == 2.0  # column order given by the caller
     assert table_cell(ref, "absent", "1.0,1.5", "a") is None
-    assert reference("martins2016", p) == {} and reference("x", tmp_path / "missing.yaml") == {}
+    for paper, path in (("martins2016", p), ("x", tmp_path / "missing.yaml")):   # never blank columns
+        with pytest.raises(ReferenceMissing, match="nothing written"):
+            reference(paper, path)
 
 
 # ---------------------------------------------------------------- paths
@@ -204,14 +206,17 @@ def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
         ["-m", "experiment=peters2019/baseline_medium", "profile=cpu", "paths.runs=/r", *launcher],
         ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "seed=0", *launcher]]
     assert list(peters.PLANS["cpu"].last) == ["peters2019/ensemble_medium"]
-    # issue 32: 3 seeds and their ensembles for output α and attention α in {1, 2}; MT de-en with 2 seeds
+    # 3 seeds and their ensembles in all 9 cells; MT de-en and ja-en with 2 seeds each
     assert cpu[2:6] == [
-        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,2.0",
-         "mapping.attn_alpha=1.0,2.0", "seed=1,2", *launcher],
-        ["-m", "experiment=peters2019/ensemble_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,2.0",
-         "mapping.attn_alpha=1.0,2.0", *launcher],
-        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=ja-en", "seed=0", *launcher],
-        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=de-en", "seed=0,1", *launcher]]
+        ["-m", "experiment=peters2019/table1_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,1.5,2.0",
+         "mapping.attn_alpha=1.0,1.5,2.0", "seed=1,2", *launcher],
+        ["-m", "experiment=peters2019/ensemble_medium", "profile=cpu", "paths.runs=/r", "mapping.alpha=1.0,1.5,2.0",
+         "mapping.attn_alpha=1.0,1.5,2.0", *launcher],
+        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=de-en", "seed=0,1", *launcher],
+        ["-m", mt, "profile=cpu", "paths.runs=/r", "data.pair=ja-en", "seed=0,1", *launcher]]
+    # Figure 4's output-α curve on the paper's 10 points, then seed 1 where its claims are decided
+    assert cpu[-2][-2:] == ["mapping.alpha=1.0,1.125,1.25,1.375,1.625,1.75,1.875,2.0,2.25", "seed=0"]
+    assert cpu[-1][-2:] == ["mapping.alpha=1.0,1.375,2.25", "seed=1"]
     assert [c[1] for c in commands(monkeypatch, peters.PLANS["paper"], "paper")][:6] == [
         "experiment=peters2019/baseline_high", "experiment=peters2019/table1_high", "experiment=peters2019/ensemble_high",
         "experiment=peters2019/baseline_medium", "experiment=peters2019/table1_medium",
@@ -219,7 +224,7 @@ def test_pipelines_are_plans_over_the_shared_runner(monkeypatch):
     options = peters.PLANS["cpu"].options
     assert {k: options[k] for k in ("settings", "seeds", "ensemble", "baseline")} == {
         "settings": ["medium"], "seeds": [0, 1, 2], "ensemble": True, "baseline": True}
-    assert options["mt"]["seeds"] == [0, 1] and options["seeded_cells"] == [1.0, 2.0]
+    assert options["mt"]["seeds"] == [0, 1] and options["seeded_cells"] == [1.0, 1.5, 2.0]
     assert options["mt"]["pairs"] == ["de-en", "ja-en"]   # issue 20: the two directions that fit the budget
     assert commands(monkeypatch, martins.PLANS["smoke"], "smoke") == [
         ["-m", "experiment=martins2016/table2_multilabel", "profile=smoke", "paths.runs=/r", "data.name=emotions,scene"],
@@ -264,7 +269,7 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
     monkeypatch.setattr(subprocess, "Popen", Finished)
     runner.run_plan(peters.PLANS["cpu"], "cpu", 1, "/r", only=["peters2019/table2_mt"])
     assert calls and all(c[1] == "experiment=peters2019/table2_mt" for c in calls)
-    assert len(calls) == 4        # Table 2 (ja-en with 1 seed, de-en with 2), then the two Figure 4 grids
+    assert len(calls) == 5        # Table 2 (de-en, ja-en), the two Figure 4 grids, the output grid's second seeds
     with pytest.raises(runner.PipelineError, match=r"--only peters2019/table9: not in the cpu plan; valid: .*peters2019/table2_mt"):
         runner.run_plan(peters.PLANS["cpu"], "cpu", None, "/r", only=["peters2019/table9"])
 

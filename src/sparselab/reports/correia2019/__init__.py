@@ -5,6 +5,6 @@ The front door is :mod:`.report` (Table 1 BLEU, the analyses, head roles); :mod:
 ``pipelines/correia2019.py`` imports this package as its report; ``committed`` rebuilds a report from the
 records committed beside it.
 """
-from .report import ARTIFACTS, PAPER, committed, numbers, write_reports
+from .report import ARTIFACTS, PAPER, committed, numbers, restore_files, write_reports
 
-__all__ = ["ARTIFACTS", "PAPER", "committed", "numbers", "write_reports"]
+__all__ = ["ARTIFACTS", "PAPER", "committed", "numbers", "restore_files", "write_reports"]

@@ -456,6 +456,13 @@ def bleu_file_stem(rec, set_name: str) -> str:
     return f"{pair_of(rec)}.{variant_of(rec)}.seed{seed_of(rec)}.{set_name}"
 
 
+def restore_files(rec, report: Path) -> int:
+    """A committed run's BLEU files back into its run directory (``sparselab.reports.restore``)."""
+    from ..restore import restore_bleu_files
+
+    return restore_bleu_files(rec, Path(report), bleu_file_stem)
+
+
 # ---------------------------------------------------------------- all reports
 def write_wandb_outline(out: Path, profile: str) -> Path:
     """The W&B report's outline (offline it cannot be saved: ``python -m sparselab.reports.wandb_report``)."""

@@ -71,6 +71,21 @@ def write(out: Path, runs: Iterable[tuple[str, Mapping[str, Any]]], key: Callabl
     return written
 
 
+def restore(out: Path, kind: str, rec: Mapping[str, Any], key: Callable, setting_of: Callable) -> int:
+    """The inverse of :func:`write` for one run: its committed gzipped predictions un-gzipped back into its run
+    directory (``sparselab.reports.restore``); how many files."""
+    a, b = key(rec) if kind != "baseline" else (None, None)
+    src = Path(out) / folder(setting_of(rec), kind, a, b, rec["config"].get("seed", 0))
+    dst = Path(rec["run_dir"]) / FOLDER
+    n = 0
+    for gz in sorted(src.glob("*.gz")) if src.is_dir() else []:
+        dst.mkdir(parents=True, exist_ok=True)
+        with gzip.open(gz, "rb") as fin, open(dst / gz.name[:-3], "wb") as fout:
+            shutil.copyfileobj(fin, fout)
+        n += 1
+    return n
+
+
 # ---------------------------------------------------------------- re-scoring
 def evalm_script(path: str | Path | None = None) -> Path:
     """The official ``evalm.py``: ``path`` if given (checked against the pinned sha256), else pooch's cached download."""

@@ -72,6 +72,18 @@ def setting_of(rec) -> str:
     return rec["config"]["data"]["setting"]
 
 
+def restore_files(rec, report: Path) -> int:
+    """A committed run's files back into its run directory (``sparselab.reports.restore``): the inflection runs'
+    predictions, the MT runs' BLEU hypotheses and references."""
+    from ..restore import restore_bleu_files
+
+    exp = rec["config"].get("experiment_name", "")
+    if exp == mt.EXPERIMENT:
+        return restore_bleu_files(rec, Path(report), mt.bleu_file_stem)
+    kind = "ensemble" if "/ensemble_" in exp else "baseline" if "/baseline_" in exp else "single"
+    return predictions.restore(Path(report), kind, rec, key, setting_of)
+
+
 def settings_run(options: Mapping[str, Any]) -> list[str]:
     return list(options.get("settings", []))
 
