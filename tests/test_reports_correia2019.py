@@ -341,14 +341,17 @@ def _path(*alphas):
 
 
 def _traj_run(*alphas):
-    return {"extra": {"alpha_trajectory": {"history": _path(*alphas)}}}
+    return {"config": config("alpha_entmax", 0), "extra": {"alpha_trajectory": {"history": _path(*alphas)}}}
 
 
 def test_trajectory_rows_are_a_binomial_test_and_a_count():
     start = [1.2, 1.4, 1.6, 1.8] * 3
     first, then = claims.trajectory_claims([_traj_run(start, [a - 0.2 for a in start], [a - 0.05 for a in start])])
     assert first.verdict is V.HOLDS and first.p == pytest.approx(st.binomtest(12, 12, 0.5).pvalue)
-    assert then.verdict is V.HOLDS and then.detail == "12 of 12 heads"          # back up by 0.15 ≥ τ 0.11
+    # back up by 0.15 ≥ τ 0.11; the turn at step 100, where α's lr (peak 0.003, warm-up 10) sums to 0.003 x ~47
+    assert abs(ana.alpha_room(0.003, 10, 100) - 0.14) < 0.01
+    assert then.verdict is V.HOLDS and then.detail == ("12 of 12 heads (encoder self-attention 12); turn (lowest α) "
+                                                       "at step 100 (median; 100–100), α's summed lr there 0.1")
     first, then = claims.trajectory_claims([_traj_run(start, [a + 0.2 for a in start])])
     assert first.verdict is V.FAILS and then.verdict is V.FAILS
     assert claims.trajectory_claims([])[0].verdict is V.UNTESTED
@@ -630,3 +633,60 @@ def test_committed_rows_must_pair_up(built, tmp_path):
     (out / runs_mod.EXTRAS).write_text("\n".join(lines[1:]) + "\n")
     with pytest.raises(ValueError, match="no row for run"):
         runs_mod.committed(out, tmp_path / "runs")
+
+
+# ---------------------------------------------------------------- the α rule and its control
+def _lr(rec: dict, alpha_lr) -> dict:
+    return {**rec, "config": {**rec["config"], "task": {**rec["config"]["task"], "alpha_lr": alpha_lr}}}
+
+
+def test_the_alpha_rule_splits_its_runs_from_the_control_and_names_their_files(tmp_path):
+    root = make_runs(tmp_path)
+    t1 = root / "smoke" / runs_mod.TABLE1
+    base = record.load(t1 / "mapping=alpha_entmax,seed=0")
+    record.write(t1 / "rule", {**_lr(base, 0.0104), "config_hash": "rule"})
+    recs, others = runs_mod.collect(root, "smoke", 0.0104)
+    rule = [r for r in recs if runs_mod.variant_of(r) == "alpha_entmax"]
+    assert [runs_mod.alpha_lr_of(r) for r in rule] == [0.0104]
+    # the output-α run learns α at lr = lr too: not under the rule, and no control either (only α-entmax is)
+    controls = runs_mod.alpha_lr_controls(others, 0.0104)
+    assert [r["config_hash"] for r in controls] == ["alpha_entmax-0-False"]
+    assert not any(runs_mod.variant_of(r) == "output_alpha" for r in recs)
+    # no rule: the run at α lr = lr is the cell, the other one is left out, and nothing is a control
+    recs, others = runs_mod.collect(root, "smoke")
+    assert [r["config_hash"] for r in recs if runs_mod.variant_of(r) == "alpha_entmax"] == ["alpha_entmax-0-False"]
+    assert "rule" in {r["config_hash"] for r in others} and runs_mod.alpha_lr_controls(others, None) == []
+    assert rep.bleu_file_stem(rule[0], "test") == "de-en.alpha_entmax.alpha_lr0.0104.seed0.test"
+    assert rep.bleu_file_stem(controls[0], "test") == "de-en.alpha_entmax.seed0.test"
+    assert rep.bleu_file_stem(_lr(recs[0], 0.0104), "test") == "de-en.softmax.seed0.test"   # no α: no α lr
+
+
+def test_the_alpha_rule_side_experiment_by_standard_tests(tmp_path):
+    from sparselab.reports.correia2019 import alpha_rule
+
+    refs = [f"sentence {i} has the words w{i} and v{i} in it ." for i in range(60)]
+    worse = [f"sentence {i} has the words w{i} in it ." for i in range(60)]
+
+    def rec(seed, alpha_lr, acc, moved):
+        r = _lr({"config": config("alpha_entmax", seed)}, alpha_lr)
+        hist = [{"step": 0, "alpha": {"enc_self/l0": [1.4, 1.6]}},
+                {"step": 10, "alpha": {"enc_self/l0": [1.4 + moved, 1.6 - moved]}}]
+        return {**r, "metrics": {"bleu_tok": 50.0, "bleu": 49.0 + seed, "val_acc_best": acc},
+                "extra": {"alpha_trajectory": {"history": hist}}}
+
+    rule = [rec(0, 0.0104, 60.0, 0.3), rec(1, 0.0104, 60.2, 0.32)]
+    control = [rec(0, None, 60.1, 0.05), rec(1, None, 60.3, 0.06)]
+    for r in [*rule, *control]:
+        _bleu_files(tmp_path, rep.bleu_file_stem(r, "test") + ".tok", refs if r in rule else worse, refs)
+    found = {r.quantity: r for r in alpha_rule.rows(tmp_path, rule, control, rep.bleu_file_stem)}
+    bleu, acc, moved = (found["tokenized test BLEU"], found["best validation token accuracy"],
+                        found["mean |α − α₀| at the end, every head"])
+    assert bleu.test.estimate > 5 and bleu.test.ci[0] > 0 and not bleu.within_noise    # the hypotheses differ
+    assert acc.test.estimate == pytest.approx(-0.1) and acc.within_noise                # Welch over the seeds
+    assert acc.test.p == pytest.approx(st.ttest_ind([60.0, 60.2], [60.1, 60.3], equal_var=False).pvalue)
+    assert moved.test.estimate == pytest.approx(0.255) and moved.margin is None
+    text = alpha_rule.text(list(found.values()), 0.0104)
+    assert "| tokenized test BLEU |" in text and "**differs**" in text and "within the seed noise" in text
+    line = alpha_rule.summary(list(found.values()), 0.0104)
+    assert "α moved 0.310 on average against 0.055" in line and "(differs)" in line
+    assert alpha_rule.rows(tmp_path, rule, [], rep.bleu_file_stem) == []

@@ -196,6 +196,21 @@ def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]
 
 
 # ---------------------------------------------------------------- text
+def alpha_room(alpha_lr: float, warmup: int, steps: int) -> float:
+    """The sum of α's learning rate over ``steps`` steps of the warm-up / inverse-sqrt schedule: how far Adam
+    (which moves a parameter by at most ~lr a step) can carry α's pre-sigmoid parameter."""
+    from sparselab.training.schedules import inverse_sqrt
+
+    factor = inverse_sqrt(warmup)
+    return alpha_lr * sum(factor(s) for s in range(steps))
+
+
+def alpha_room_at(rec, step: int) -> float:
+    """α's learning rate summed over a run's first ``step`` steps (its own α lr, else the other weights')."""
+    t = rec["config"]["task"]
+    return alpha_room(float(t.get("alpha_lr") or t["lr"]), int(t["warmup_steps"]), int(step))
+
+
 def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
     rows = []
     for r in runs.get("alpha_entmax", []):
@@ -205,13 +220,16 @@ def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
         s = trajectory_summary(hist)
         for kind, x in s.items():
             rows.append([seed_of(r), KIND_NAMES.get(kind, "all heads"), x["heads"], _f(x["start"]), _f(x["lowest"]),
-                         x["lowest_step"], _f(x["end"]), x["last_step"], "yes" if x["first_down"] else "no",
+                         x["lowest_step"], f"{alpha_room_at(r, x['lowest_step']):.1f}", _f(x["end"]), x["last_step"],
+                         "yes" if x["first_down"] else "no",
                          "yes" if x["then_up"] else "no", f"{100 * x['share_heads_down_then_up']:.0f} %"])
     text = ("## Figure 2 — α trajectories\n\n`figure2_alpha_trajectories.png` (lowest seed). Mean α over the heads "
             f"of each type at the first, lowest and last recorded step; *fell* / *rose*: by more than {TOL}; last "
             "column: share of heads whose own α fell below its start and then rose above its lowest by more than "
-            f"{TOL}.\n\n")
-    text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "final mean α",
+            f"{TOL}. Σ α lr: α's learning rate summed up to the lowest step, the axis on which runs of different "
+            "budgets and α learning rates compare (Adam moves a parameter by at most about its lr a step).\n\n")
+    text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "Σ α lr there",
+                      "final mean α",
                       "last step", "first fell", "then rose", "heads that fell then rose"], rows) if rows else \
         "No α-entmax run with an α trajectory.\n"
     return text
@@ -268,8 +286,10 @@ def density_section(runs: Mapping[str, list[dict]]) -> str:
                              "per layer min/median/max (lowest seed)"], rows) if rows else "No runs.\n")
 
 
-def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[str, Any]) -> str:
-    """Draw the figures into ``out`` and return the text of ``analysis.md``."""
+def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[str, Any],
+          preface: Sequence[str] = ()) -> str:
+    """Draw the figures into ``out`` and return the text of ``analysis.md``; ``preface``: lines after the title
+    (the profile's α rule)."""
     out = Path(out)
     runs = analysed(options, recs)
     notes = draw_figures(out, recs, runs)
@@ -277,7 +297,10 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
     seeds = "; ".join(f"{LABELS[v]} seed(s) {', '.join(str(seed_of(r)) for r in rs)}" for v, rs in runs.items())
     text = (f"# Figures 2–6 — the numbers behind them, and the paper's claims\n\nCorreia, Niculae & Martins (2019). "
             f"Profile: **{profile}**. Direction analysed: **{pair or 'none'}** (validation set, teacher forcing); "
-            f"runs: {seeds or 'none'}.\n\n")
+            f"runs: {seeds or 'none'}. The paper's §5 analyses are on en-de WMT14"
+            + (f"; every table below is **{pair}**" if pair else "") + ".\n\n")
+    if preface:
+        text += "".join(f"- {line}\n" for line in preface) + "\n"
     if notes:
         text += "\n".join(f"- {n}" for n in notes) + "\n\n"
     traj_text, alpha_text = trajectory_section(runs), alpha_section(runs)

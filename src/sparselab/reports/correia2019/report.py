@@ -21,12 +21,14 @@ from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
 
+from . import alpha_rule
 from . import analysis
+from .analysis import alpha_room
 from . import claims
 from . import heads
 from .. import mt_common
-from .runs import (CONFIGS, EXTRAS, LABELS, PAIRS, PAPER, TABLE1, TABLE1_VARIANTS, analysed, by_key, collect,
-                   committed, seed_of, split, variant_of, write_extras)
+from .runs import (CONFIGS, EXTRAS, LABELS, LEARNED, PAIRS, PAPER, TABLE1, TABLE1_VARIANTS, alpha_lr_controls,
+                   alpha_lr_of, analysed, by_key, collect, committed, seed_of, split, variant_of, write_extras)
 from ..claims import table
 from ..index import write_configs, write_index
 from ..mt_common import BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
@@ -108,15 +110,6 @@ def paper_profile_config() -> Mapping[str, Any] | None:
         return None
 
 
-def alpha_room(alpha_lr: float, warmup: int, steps: int) -> float:
-    """The sum of α's learning rate over ``steps`` steps of the warm-up / inverse-sqrt schedule: how far Adam
-    (which moves a parameter by at most ~lr a step) can carry α's pre-sigmoid parameter."""
-    from sparselab.training.schedules import inverse_sqrt
-
-    factor = inverse_sqrt(warmup)
-    return alpha_lr * sum(factor(s) for s in range(steps))
-
-
 def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[str]:
     """What the profile reduces, and how each protocol quantity follows from the paper profile's (issue 33)."""
     if paper is None:
@@ -141,9 +134,11 @@ def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[
            f"**not** the paper profile's fraction ({pw:,} of {psteps:,} = {pw / psteps:.0%})"),
         "scaling rule — α: " + ("the same optimiser, schedule and peak learning rate as every other weight, as in "
                                 "the paper" if not t.get("alpha_lr") else
-                                f"**its own peak learning rate {t['alpha_lr']}** (a deviation from the paper)")
-        + f"; the sum of α's learning rate over the budget (how far Adam can move its pre-sigmoid parameter): "
-          f"{alpha_room(a_lr, w, steps):.1f} (paper profile {alpha_room(pa_lr, pw, psteps):.1f})",
+                                f"**its own peak learning rate {t['alpha_lr']}** ({a_lr / float(t['lr']):.1f} × the "
+                                "other weights'; the paper trains α like every other weight), chosen so that")
+        + f" the sum of α's learning rate over the budget (how far Adam can move its pre-sigmoid parameter) is "
+          f"{alpha_room(a_lr, w, steps):.1f} (paper profile {alpha_room(pa_lr, pw, psteps):.1f}); why: "
+          "`reports/correia2019/diagnosis/alpha_lr.md`",
         f"scaling rule — validation: every {v:,} steps, {steps // v} validations in the budget (paper profile every "
         f"{pv:,} of {psteps:,}: {psteps // pv}); the same number would be every {psteps and steps * pv // psteps:,} "
         "steps — ours is finer, for the choice of the best checkpoint",
@@ -155,15 +150,18 @@ def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[
     return lines
 
 
-def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> list[str]:
-    """The profile's scale in words, read from the run configs (the plan says only what was run)."""
+def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any],
+               rule_line: str = "") -> list[str]:
+    """The profile's scale in words, read from the run configs (the plan says only what was run); the α lines from
+    a run that learns α. ``rule_line``: the α rule's side experiment in one line."""
     if not recs:
         return [f"profile `{profile}`: no finished runs yet"]
-    c = recs[0]["config"]
+    c = next((r for r in recs if variant_of(r) in LEARNED), recs[0])["config"]
     seeds = sorted({seed_of(r) for r in recs})
     lines = [f"profile **{profile}**; directions run: {', '.join(options.get('pairs', [])) or 'none'}; "
              f"seeds {seeds}",
              model_line(c), training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
+             *([rule_line] if rule_line else []),
              f"decoding: beam {c['task']['beam']}, length normalisation {c['task'].get('length_norm', 0.0)}, at most "
              f"{c['task']['max_decode_len']} BPE tokens",
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
@@ -172,10 +170,10 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
     return lines
 
 
-def header(title: str, profile: str, options, recs, ref) -> str:
+def header(title: str, profile: str, options, recs, ref, rule_line: str = "") -> str:
     lines = [f"# {title}", "", f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "",
              "Settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in reductions(profile, options, recs, ref)]
+    lines += [f"- {x}" for x in reductions(profile, options, recs, ref, rule_line)]
     return "\n".join(lines) + "\n\n"
 
 
@@ -251,10 +249,11 @@ def extra_rows(recs) -> list[list[Any]]:
 
 
 def schedule_of(rec) -> tuple:
-    """(step budget, peak lr, warm-up, α's lr, validation interval, early-stopping patience) of a run."""
+    """(step budget, peak lr, warm-up, validation interval, early-stopping patience) of a run; α's own lr, which
+    only runs that learn α have, is the α rule (:func:`equal_budget_lines` names it apart)."""
     t, tr = rec["config"]["task"], rec["config"]["trainer"]
-    return (tr.get("max_steps"), t.get("lr"), t.get("warmup_steps"), t.get("alpha_lr"),
-            tr.get("val_check_interval"), t.get("early_stopping_patience"))
+    return (tr.get("max_steps"), t.get("lr"), t.get("warmup_steps"), tr.get("val_check_interval"),
+            t.get("early_stopping_patience"))
 
 
 def budget_verdict(rec) -> dict[str, Any]:
@@ -295,8 +294,8 @@ def equal_budget_lines(recs) -> list[str]:
     schedules = sorted({schedule_of(r) for r in t1}, key=str)
     trained = sorted({int(r["metrics"].get("steps", -1)) for r in t1})
     done = [budget_verdict(r)["ok"] for r in t1]
-    words = ("step budget {}, peak lr {}, warm-up {}, α lr {}, validation every {} steps, early-stopping "
-             "patience {}")
+    words = "step budget {}, peak lr {}, warm-up {}, validation every {} steps, early-stopping patience {}"
+    alpha_lrs = sorted({alpha_lr_of(r) or float(r["config"]["task"]["lr"]) for r in t1 if variant_of(r) in LEARNED})
     lines = [("one step budget and one schedule for all Table 1 runs: " + words.format(*schedules[0]))
              if len(schedules) == 1 else
              (f"**{len(schedules)} different budgets / schedules** among the Table 1 runs: "
@@ -308,6 +307,8 @@ def equal_budget_lines(recs) -> list[str]:
     lines.append("equal budgets: **yes** — every model trained the same steps under one schedule and had stopped "
                  "improving before the budget" if ok else
                  "equal budgets: **no** — Table 1 does not compare the models at equal, converged training")
+    if alpha_lrs:
+        lines.append("the learned α's peak lr (the α rule, α-entmax only): " + ", ".join(f"{x:g}" for x in alpha_lrs))
     return lines
 
 
@@ -397,9 +398,13 @@ def speed_model_check(out: Path, recs) -> str:
 
 
 def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
-                left_out: Sequence[str] = (), speed_note: str = "") -> str:
-    """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header)."""
-    text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref)
+                left_out: Sequence[str] = (), speed_note: str = "", rule: Sequence[alpha_rule.RuleRow] = ()) -> str:
+    """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header);
+    ``rule``: the α rule's side experiment."""
+    alpha_lr = options.get("alpha_lr")
+    rule_line = alpha_rule.summary(rule, alpha_lr) if rule else ""
+    text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref,
+                  rule_line)
     if left_out:
         text += (f"Left out: {len(left_out)} finished run(s) whose attention blocks mix normalizers, use another α "
                  f"or another output α, so they are no cell of this table: {', '.join(f'`{d}`' for d in left_out)}."
@@ -432,6 +437,8 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += md_table(["direction", "metric", "softmax output", "seeds", "learned output α", "seeds",
                           "difference"], oa)
         text += "\n" + "\n".join(output_alpha_verdict(recs)) + "\n"
+    if rule:
+        text += alpha_rule.text(rule, alpha_lr)
     conv = convergence_rows(recs)
     if conv:
         text += ("\n## Convergence of each run\n\nEach model is evaluated at its best validation state (validation "
@@ -448,12 +455,14 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += (f"\n## Training speed\n\nNot read from these runs, which shared the machine with other jobs. "
                  f"`{SPEED}` (`benchmarks/bench_transformer_speed.py`) measures the three side by side on the same "
                  "batches, beside the paper's ratios." + (f" {speed_note}" if speed_note else "") + "\n")
-    text += mt_common.bleu_cli_section(file_rows, "<direction>.<attention>.seed<seed>.<set>")
+    text += mt_common.bleu_cli_section(file_rows, "<direction>.<attention>[.alpha_lr<α's lr>].seed<seed>.<set>")
     return text
 
 
 def bleu_file_stem(rec, set_name: str) -> str:
-    return f"{pair_of(rec)}.{variant_of(rec)}.seed{seed_of(rec)}.{set_name}"
+    """Named by the cell; a run with α's own learning rate adds it (the α rule and its control share a cell)."""
+    lr = alpha_lr_of(rec) if variant_of(rec) in LEARNED else None
+    return f"{pair_of(rec)}.{variant_of(rec)}{'' if lr is None else f'.alpha_lr{lr:g}'}.seed{seed_of(rec)}.{set_name}"
 
 
 def restore_files(rec, report: Path) -> int:
@@ -487,33 +496,42 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    recs, others = collect(runs, profile)
+    alpha_lr = options.get("alpha_lr")
+    recs, others = collect(runs, profile, alpha_lr)
     live = bool(recs or others)
     if not live:
         # a clone without run directories: the records committed beside the report (runs.jsonl + run_extras.jsonl)
-        recs, others = split(committed(out, runs))
+        recs, others = split(committed(out, runs), alpha_lr)
         if recs:
             print(f"[{PAPER}] no run records of profile {profile} under the runs root: reports rebuilt from the "
                   f"committed {CONFIGS} and {EXTRAS} ({len(recs)} runs)", flush=True)
-    file_rows = mt_common.copy_bleu_files(out, recs, bleu_file_stem, copy=live)
+    controls = alpha_lr_controls(others, alpha_lr)
+    others = [r for r in others if not any(r is c for c in controls)]
+    file_rows = mt_common.copy_bleu_files(out, [*recs, *controls], bleu_file_stem, copy=live)
+    rule = alpha_rule.rows(out / BLEU_DIR, [r for r in recs if variant_of(r) == "alpha_entmax"], controls,
+                           bleu_file_stem)
     left_out = [relative_run(r["run_dir"], runs) for r in others]
     speed_note = speed_model_check(out, recs)
     analysed_runs = analysed(options, recs)
     found = claims.claims(out / BLEU_DIR, recs, bleu_file_stem, analysed_runs, ref)
     (out / "claims.md").write_text(scrub(claims.claims_text(profile, found), runs))
-    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out, speed_note)
+    (out / "table1_bleu.md").write_text(scrub(table1_text(profile, options, recs, ref, file_rows, left_out, speed_note,
+                                                          rule)
                                               + "\n## The paper's claims on BLEU (rows of `claims.md`)\n\n"
                                               + table([c for c in found if c.section == claims.S4]), runs))
-    text = analysis.write(out, profile, options, recs, ref)
+    rule_line = alpha_rule.summary(rule, alpha_lr) if rule else ""
+    alpha_lines = [x for x in reductions(profile, options, recs, ref, rule_line)
+                   if x.startswith(("scaling rule — α", "α rule"))]
+    text = analysis.write(out, profile, options, recs, ref, alpha_lines)
     text += claims.per_head_section(analysed_runs) + ("\nThe claims these numbers test: `claims.md`. The paper's §5 "
                                                       "analyses are on en-de WMT14; ours on de-en Multi30k.\n")
     (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
     write_wandb_outline(out, profile)
     # the left-out runs too: the table names them, and --report-only from these files names them again
-    write_configs(out, [*recs, *others], runs)
-    write_extras(out, [*recs, *others], runs)
-    note = "; ".join(reductions(profile, options, recs, ref))
+    write_configs(out, [*recs, *controls, *others], runs)
+    write_extras(out, [*recs, *controls, *others], runs)
+    note = "; ".join(reductions(profile, options, recs, ref, rule_line))
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
                 index_items(out), recs, notes=note, runs=runs, profile=profile, claims=found)
     return recs

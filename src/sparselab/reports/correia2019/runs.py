@@ -8,7 +8,11 @@ A run of ``correia2019/output_alpha`` (beyond the paper) is α-entmax attention 
 
 The plan's options (``pipelines/correia2019.py``) say what the profile runs::
 
-    {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "output_alpha": bool}
+    {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "output_alpha": bool, "alpha_lr": float | None}
+
+``alpha_lr`` is the profile's α rule: the learned α's own peak learning rate (``task.alpha_lr``; None: the other
+weights'). The α-entmax runs under the rule are Table 1's row; α-entmax runs at α lr = lr beside them are the rule's
+control (:func:`alpha_lr_controls`), reported apart, never as a cell.
 
 The report directory keeps what the reports read, so that ``--report-only`` rebuilds every table, figure and
 ``head_roles.md`` from a clone without run directories: ``runs.jsonl`` (config, hash, metrics) and
@@ -18,6 +22,7 @@ statistics at step 0 and at the end, the validation curve; provenance), joined o
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -34,6 +39,7 @@ VARIANTS = (("softmax", "softmax"), ("entmax15", "1.5-entmax"), ("alpha_entmax",
 LABELS = dict(VARIANTS)
 TABLE1_VARIANTS = ("softmax", "entmax15", "alpha_entmax")
 SPARSE = ("entmax15", "alpha_entmax")
+LEARNED = ("alpha_entmax", "output_alpha")       # the variants whose attention α is learned
 # the paper's Table 1 columns, in its order (papers.yaml ``table1_bleu.columns`` are "<pair> <corpus>")
 PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
 
@@ -71,15 +77,38 @@ def seed_of(rec) -> int:
     return int(rec["config"]["seed"])
 
 
+def alpha_lr_of(rec) -> float | None:
+    """The run's own peak learning rate for the learned α (None: the other weights')."""
+    x = rec["config"]["task"].get("alpha_lr")
+    return None if x is None else float(x)
+
+
+def under_rule(rec, alpha_lr: float | None) -> bool:
+    """Whether a run follows the α rule ``alpha_lr`` (runs that learn no α always do)."""
+    if variant_of(rec) not in LEARNED:
+        return True
+    mine = alpha_lr_of(rec)
+    return mine == alpha_lr if mine is None or alpha_lr is None else math.isclose(mine, alpha_lr)
+
+
 def key(rec) -> Key:
     return pair_of(rec), variant_of(rec)
 
 
-def collect(runs, profile: str) -> tuple[list[dict], list[dict]]:
-    """(finished runs of both experiments that are a Table 1 / output-α cell, the others); one per config hash
-    (a hand run and a sweep job with the same resolved config are the same run: the one finished last is kept)."""
+def collect(runs, profile: str, alpha_lr: float | None = None) -> tuple[list[dict], list[dict]]:
+    """(finished runs of both experiments that are a Table 1 / output-α cell under the α rule ``alpha_lr``, the
+    others); one per config hash (a hand run and a sweep job with the same resolved config are the same run: the
+    one finished last is kept)."""
     return split(latest_per_config(r for experiment in (TABLE1, OUTPUT_ALPHA)
-                                   for r in load(runs, profile, experiment)))
+                                   for r in load(runs, profile, experiment)), alpha_lr)
+
+
+def alpha_lr_controls(others: Sequence[dict], alpha_lr: float | None) -> list[dict]:
+    """Among the runs that are no cell: α-entmax at α lr = lr, the control of a profile whose α rule sets its own
+    α lr (none when the rule is α lr = lr)."""
+    if alpha_lr is None:
+        return []
+    return [r for r in others if variant_of(r) == "alpha_entmax" and alpha_lr_of(r) is None]
 
 
 def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
@@ -120,9 +149,10 @@ def committed(out: Path, runs) -> list[dict]:
     return committed_records(Path(out) / CONFIGS, Path(out) / EXTRAS, runs)
 
 
-def split(recs: Sequence[dict]) -> tuple[list[dict], list[dict]]:
-    """(Table 1 / output-α cells in report order, the others)."""
+def split(recs: Sequence[dict], alpha_lr: float | None = None) -> tuple[list[dict], list[dict]]:
+    """(Table 1 / output-α cells under the α rule ``alpha_lr`` in report order, the others)."""
     order = [v for v, _ in VARIANTS]
     recs = sorted(recs, key=lambda r: (pair_of(r), order.index(variant_of(r)) if variant_of(r) else len(order),
                                        seed_of(r), r["run_dir"]))
-    return [r for r in recs if variant_of(r)], [r for r in recs if not variant_of(r)]
+    cell = [bool(variant_of(r)) and under_rule(r, alpha_lr) for r in recs]
+    return [r for r, c in zip(recs, cell) if c], [r for r, c in zip(recs, cell) if not c]
