@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 import time
 import warnings
 from typing import Callable
@@ -56,6 +57,13 @@ def quiet_library_logs() -> None:
         logging.getLogger(name).addFilter(_FILTER)
     for message in SILENCED_WARNINGS:
         warnings.filterwarnings("ignore", message=message, category=FutureWarning)
+
+
+def _stream_handlers() -> list[logging.StreamHandler]:
+    """Every console handler of the process's loggers (file handlers excepted: they never reach the terminal)."""
+    loggers = [logging.root, *(lg for lg in logging.root.manager.loggerDict.values() if isinstance(lg, logging.Logger))]
+    return [h for lg in loggers for h in lg.handlers
+            if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)]
 
 
 # ---------------------------------------------------------------- caps
@@ -151,7 +159,35 @@ class ProgressLog(L.Callback):
 
 
 class CappedRichProgressBar(RichProgressBar):
-    """Lightning's rich bar, counting epochs to where the run stops (see the module docstring)."""
+    """Lightning's rich bar, counting epochs to where the run stops (see the module docstring), with the log lines
+    routed through rich's console while the bar is live.
+
+    Rich redirects ``sys.stdout``/``sys.stderr`` to its console while the bar shows (``rich.file_proxy.FileProxy``:
+    a line printed goes above the bar), but a logging handler keeps the stream it was made with (Hydra's console
+    handler: the real stdout), so its lines were written into the bar's line and then drawn over. While the bar
+    is live every such handler writes to rich's proxy of its stream instead, and gets its own stream back after."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._routed: list[tuple[logging.StreamHandler, object]] = []
+
+    def _init_progress(self, trainer) -> None:
+        super()._init_progress(trainer)
+        if self._routed:
+            return
+        from rich.file_proxy import FileProxy
+
+        proxies = {id(p.rich_proxied_file): p for p in (sys.stdout, sys.stderr) if isinstance(p, FileProxy)}
+        for handler in _stream_handlers():
+            proxy = proxies.get(id(handler.stream))
+            if proxy is not None:
+                self._routed.append((handler, handler.setStream(proxy)))
+
+    def _stop_progress(self) -> None:
+        for handler, stream in reversed(self._routed):
+            handler.setStream(stream)
+        self._routed.clear()
+        super()._stop_progress()
 
     def _get_train_description(self, current_epoch: int) -> str:
         epochs = epoch_cap(self.trainer)           # Lightning's format: from 0, "/N" the last epoch
