@@ -134,7 +134,7 @@ def _runs_folder_error(args: list[str]) -> str | None:
 
 def _interrupted() -> int:
     how = "SIGTERM" if signals.received() else "Ctrl-C"
-    print(f"interrupted ({how}): finished jobs are kept and a running job is recorded as 'interrupted'; run the "
+    print(f"interrupted: by {how}; finished jobs are kept and a running job is recorded as 'interrupted'; run the "
           "same command to resume", file=sys.stderr)
     return 130
 
