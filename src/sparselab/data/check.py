@@ -40,7 +40,7 @@ LOCK_NAME = "sha256.lock.json"     # <root>/<name>/LOCK_NAME: {"files": {path: s
 # IWSLT17, KFTT, WMT16 and WMT14 (dev/test offline, training sets fetched), the full SNLI training set and GloVe 840B.
 OFFLINE_NEEDS = ("sigmorphon2018_task1", "mulan", "snli_1.0", "glove_6b_50d", "multi30k", "small_parallel_enja",
                  "iwslt2017_de_en")
-# smoke: the data sets of the shipped excerpts (sparselab.data.excerpt.files) and the GloVe wheel; MT smoke is de-en only
+# smoke: the data sets of the shipped excerpts (sparselab.data.excerpt.files) and the GloVe wheel (MT smoke: de-en)
 SMOKE_NEEDS = ("sigmorphon2018_task1", "mulan", "snli_1.0", "glove_6b_50d", "multi30k", "iwslt2017_de_en")
 PROFILE_NEEDS: dict[str, tuple[str, ...]] = {
     "smoke": SMOKE_NEEDS,

@@ -5,7 +5,8 @@
   (steps/s since training started) and the ETA to the step or epoch cap.
 - :class:`CappedRichProgressBar` (a terminal): Lightning's rich bar, whose "Epoch i/N" counts to the epoch
   where the run really stops (``max_steps`` or ``max_epochs``, whichever comes first): "Epoch 19/19" for a
-  40-step run of 2 batches per epoch, where Lightning shows ``max_epochs - 1`` ("Epoch 19/99").
+  40-step run of 2 batches per epoch, where Lightning shows ``max_epochs - 1`` ("Epoch 19/99"), and log lines routed
+  through rich's console while it is drawn (they print above the bar instead of into its line).
 - :func:`quiet_library_logs` silences library lines that carry nothing for a reader of our logs.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ log = logging.getLogger("sparselab")
 # Not silenced but removed at the cause: Lightning's "The number of training batches (2) is smaller than the
 # logging interval Trainer(log_every_n_steps=10)" (make_trainer clamps log_every_n_steps to the epoch length).
 # Kept: "`Trainer.fit` stopped: `max_steps=40` reached." (why a run ended).
+# A resumed fit's two warnings about its intended state are silenced for that fit (training.loop.RESUME_WARNINGS).
 SILENCED_LINES = (re.compile(r"^💡 Tip: "), re.compile(r"^(GPU|TPU) available: False\b"))
 SILENCED_WARNINGS = (r"`isinstance\(treespec, LeafSpec\)` is deprecated",)
 LIGHTNING_LOGGERS = ("lightning.pytorch.utilities.rank_zero", "lightning.fabric.utilities.rank_zero")
