@@ -67,12 +67,11 @@ reproduce-martins2016: setup ## Martins & Astudillo 2016 tables/figures: make re
 reproduce-peters2019: setup ## Peters et al. 2019 inflection (Table 1) and translation (Tables 2-3, Figure 4): make reproduce-peters2019 PROFILE=smoke|cpu|paper
 	$(PY) pipelines/peters2019.py $(if $(PROFILE),--profile $(PROFILE)) $(CLUSTER_ARGS)
 
-# the speed benchmark runs first, on a machine not yet busy with training, so the report's index lists speed.md
-# (with LAUNCHER set the benchmark is skipped: it would time the machine that submits, e.g. a login node)
+# --benchmark: the pipeline runs the speed benchmark after its data check and before the sweeps (a machine not yet
+# busy with training), with its progress on the terminal, into the report folder it builds (never the committed
+# reports/ folder unasked); under LAUNCHER it is skipped: it would time the machine that submits, e.g. a login node
 reproduce-correia2019: setup ## Correia et al. 2019 adaptively sparse Transformer (+ its speed benchmark): make reproduce-correia2019 PROFILE=smoke|cpu|paper
-	$(if $(LAUNCHER),,OMP_NUM_THREADS=2 $(PY) benchmarks/bench_transformer_speed.py --device auto \
-		--profile $(CORREIA_PROFILE) --out reports/correia2019/$(CORREIA_PROFILE)/speed.md)
-	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE) $(CLUSTER_ARGS)
+	$(PY) pipelines/correia2019.py --profile $(CORREIA_PROFILE) --benchmark $(CLUSTER_ARGS)
 
 rescore-peters2019: setup ## re-score a Peters report's test predictions with the shared task's official evalm.py (fetched): make rescore-peters2019 PROFILE=cpu [EVALM=path]
 	$(PY) -m sparselab.reports.peters2019.rescore reports/peters2019/$(or $(PROFILE),cpu) $(if $(EVALM),--evalm $(EVALM))

@@ -3,6 +3,9 @@
 
     OMP_NUM_THREADS=2 .venv/bin/python benchmarks/bench_transformer_speed.py --profile cpu [--out FILE] [--quick]
     make bench-transformer-speed PROFILE=cpu      # writes reports/correia2019/<profile>/speed.md
+    python pipelines/correia2019.py --benchmark   # (make reproduce-correia2019) into the report folder it builds
+
+Progress lines go to stderr ("[bench] ..."), the Markdown to stdout.
 
 A benchmark, never a timed test. Method:
 
@@ -53,7 +56,7 @@ import torch  # noqa: E402
 from omegaconf import OmegaConf  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from training_speed import compose, device_description, speeds, time_rounds, zipf_weights  # noqa: E402
+from training_speed import compose, device_description, progress, speeds, time_rounds, zipf_weights  # noqa: E402
 
 from sparselab.data.text import PairDataset, TokenBucketBatchSampler, collate, to_device  # noqa: E402
 from sparselab.engine.devices import set_matmul_precision  # noqa: E402
@@ -293,6 +296,7 @@ def breakdown_lines(prof: dict[str, dict], top: int, alpha_key: str = "alpha_ent
 def run(args) -> str:
     device = torch.device(args.device)
     torch.set_num_threads(args.threads)
+    progress(f"training speed, profile {args.profile}, on {args.device}: composing the three configs")
     cfgs = configs(args.profile)
     cfg = cfgs["softmax"]
     vocab = args.vocab or default_vocab(cfg)
@@ -303,10 +307,11 @@ def run(args) -> str:
     matmul_setup(cfg, device)
     impls = IMPLS[args.attention_impl]
     keyed = len(impls) > 1          # --attention-impl both: keys "mapping@impl"
+    progress(f"{len(batches)} batches of {args.pairs} synthetic pairs; building the models")
     trainers = {(f"{name}@{impl}" if keyed else name): Trainer(m, device, args.precision)
                 for impl in impls for name, m in build(cfgs, vocab, args.seed, device, impl).items()}
     times, tokens = time_rounds({n: t.step for n, t in trainers.items()}, batches, args.warmup, args.steps,
-                                args.seed)
+                                args.seed, say=progress)
     speed = speeds(times)
     # each model against the softmax of its own implementation; with both, also against SDPA softmax
     ratio = {n: speed[n] / speed[softmax_of(n)] for n in trainers}
@@ -359,6 +364,7 @@ def run(args) -> str:
     limit = paper.get("alpha_entmax")
     slow = limit is not None and ratio[alpha_key] < limit
     if args.breakdown == "always" or (args.breakdown == "auto" and slow):
+        progress(f"where the time goes: torch.profiler over {args.profile_steps} step(s) of each model")
         prof = {n: breakdown(t, batches, args.profile_steps, device) for n, t in trainers.items()}
         why = (f"{label(alpha_key)} runs at {ratio[alpha_key]:.2f}× softmax, below the paper's {limit:.2f}×"
                if slow else f"{label(alpha_key)} runs at {ratio[alpha_key]:.2f}× softmax")
@@ -423,6 +429,7 @@ def main(argv=None) -> int:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text)
+        progress(f"written {args.out}")
     return 0
 
 

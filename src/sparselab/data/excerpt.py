@@ -102,6 +102,16 @@ def build(src: Path, dest: Path = ROOT) -> list[Path]:
     return out
 
 
+def files() -> list[str]:
+    """The paths (``<data set>/<path>``) that :func:`build` writes: what the smoke profile reads."""
+    out = [f"sigmorphon2018_task1/all/{lang}-{split}.gz" for lang in SIGMORPHON_LANGS
+           for split in ("train-medium", "dev", "test")]
+    out += [f"mulan/{folder}/{name}" for folder, names in MULAN.items() for name in names]
+    out += [f"snli_1.0/{name}" for name in SNLI_LABELLED]
+    out += [f"multi30k/task1/raw/{split}.{lang}.gz" for split in MULTI30K_PAIRS for lang in ("de", "en")]
+    return out + ["iwslt2017_de_en/test.json.gz"]
+
+
 def size(dest: Path = ROOT) -> int:
     return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file())
 

@@ -28,6 +28,8 @@ class RunContext:
     started: float = field(default_factory=time.time)
     # Number of training samples seen; tasks add to it so the record has throughput.
     samples_seen: int = 0
+    # Training samples/s after warm-up, set by the trainer (engine.trainer.WarmThroughput); None: not measured.
+    throughput: dict | None = None
     # Called once the record says "finished" (the training loop's checkpoint folder is deleted then: a job
     # killed while it evaluates resumes from it without training again).
     after_finished: list = field(default_factory=list)

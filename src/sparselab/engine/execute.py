@@ -14,7 +14,7 @@ from typing import Any
 import torch
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine import datafiles, record, wandb_run
+from sparselab.engine import datafiles, record, signals, wandb_run
 from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
@@ -224,25 +224,37 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
     if overrides is not None:
         rec["overrides"] = list(overrides)
     record.write(run_dir, rec)
+    with signals.terminable():   # a SIGTERM is an interruption here, whatever the task (L-BFGS included)
+        return _attempt(cfg, run_dir, rec, root, hashes, interactive)
+
+
+def _attempt(cfg, run_dir: Path, rec: dict[str, Any], root: Path, hashes, interactive: bool) -> dict[str, Any]:
     t0 = time.time()
     run = None
     try:
         L = _lightning()
         L.seed_everything(int(cfg.seed), workers=True, verbose=False)
-        run = wandb_run.start(cfg, run_dir, _run_name(run_dir))
+        run = wandb_run.start(cfg, run_dir, _run_name(run_dir), rec["config_hash"])
         ctx = _context(cfg, run_dir, run, interactive)
         with datafiles.track(root) as opened:
             result = task_function(cfg.task.name)(cfg, ctx) or {}
     except BaseException as err:
         interrupted = _interrupted(err)
-        rec.update(status="interrupted" if interrupted else "failed",
-                   error=f"{type(err).__name__}: {err}", traceback=traceback.format_exc(),
-                   wall_time_s=round(time.time() - t0, 3))
-        record.write(run_dir, rec)
-        wandb_run.finish(run, exit_code=130 if interrupted else 1)
+        with signals.deferred(raise_after=False):   # a second SIGTERM must not cut this record short
+            rec.update(status="interrupted" if interrupted else "failed",
+                       error=f"{type(err).__name__}: {err}", traceback=traceback.format_exc(),
+                       wall_time_s=round(time.time() - t0, 3))
+            record.write(run_dir, rec)
+            wandb_run.finish(run, exit_code=130 if interrupted else 1)
         if interrupted and not isinstance(err, JobInterrupted):
             raise JobInterrupted(str(run_dir)) from None
         raise
+    with signals.deferred():     # the finished record is written whole; a SIGTERM meanwhile stops the sweep after it
+        return _finished(run_dir, rec, ctx, run, result, opened, root, hashes, t0)
+
+
+def _finished(run_dir: Path, rec: dict[str, Any], ctx: RunContext, run, result: dict, opened, root: Path, hashes,
+              t0: float) -> dict[str, Any]:
     wall = time.time() - t0
     rec.update(
         status="finished",
@@ -252,7 +264,7 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
         data_files=datafiles.fingerprint(opened, root, hashes),
         wall_time_s=round(wall, 3),
         samples_seen=ctx.samples_seen,
-        throughput_samples_per_s=round(ctx.samples_seen / wall, 3) if ctx.samples_seen else None,
+        **_throughput(ctx, wall),
         finished_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     )
     record.write(run_dir, rec)
@@ -262,6 +274,19 @@ def _run(cfg, run_dir: Path, chash: str, threads: int, root: Path, hashes, inter
     wandb_run.finish(run)
     log.info("finished %s in %.1fs: %s", run_dir, wall, _short(rec["metrics"]))
     return rec
+
+
+def _throughput(ctx: RunContext, wall: float) -> dict[str, Any]:
+    """The record's samples/s: after warm-up where a trainer measured it, else the whole job's, said so."""
+    if ctx.throughput:
+        return {"throughput_samples_per_s": ctx.throughput["samples_per_s"],
+                "throughput_measured": (f"training steps after this process's first "
+                                        f"{ctx.throughput['after_warmup_steps']} ({ctx.throughput['steps']} steps, "
+                                        f"{ctx.throughput['seconds']} s, validation left out)")}
+    if not ctx.samples_seen:
+        return {"throughput_samples_per_s": None}
+    return {"throughput_samples_per_s": round(ctx.samples_seen / wall, 3),
+            "throughput_measured": "the whole job's wall time, warm-up (imports, data loading) included"}
 
 
 def _short(metrics: dict[str, Any]) -> str:

@@ -5,7 +5,8 @@
   (steps/s since training started) and the ETA to the step or epoch cap.
 - :class:`CappedRichProgressBar` (a terminal): Lightning's rich bar, whose "Epoch i/N" counts to the epoch
   where the run really stops (``max_steps`` or ``max_epochs``, whichever comes first): "Epoch 19/19" for a
-  40-step run of 2 batches per epoch, where Lightning shows ``max_epochs - 1`` ("Epoch 19/99").
+  40-step run of 2 batches per epoch, where Lightning shows ``max_epochs - 1`` ("Epoch 19/99"), and log lines routed
+  through rich's console while it is drawn (they print above the bar instead of into its line).
 - :func:`quiet_library_logs` silences library lines that carry nothing for a reader of our logs.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 import time
 import warnings
 from typing import Callable
@@ -36,6 +38,7 @@ log = logging.getLogger("sparselab")
 # Not silenced but removed at the cause: Lightning's "The number of training batches (2) is smaller than the
 # logging interval Trainer(log_every_n_steps=10)" (make_trainer clamps log_every_n_steps to the epoch length).
 # Kept: "`Trainer.fit` stopped: `max_steps=40` reached." (why a run ended).
+# A resumed fit's two warnings about its intended state are silenced for that fit (training.loop.RESUME_WARNINGS).
 SILENCED_LINES = (re.compile(r"^💡 Tip: "), re.compile(r"^(GPU|TPU) available: False\b"))
 SILENCED_WARNINGS = (r"`isinstance\(treespec, LeafSpec\)` is deprecated",)
 LIGHTNING_LOGGERS = ("lightning.pytorch.utilities.rank_zero", "lightning.fabric.utilities.rank_zero")
@@ -56,6 +59,13 @@ def quiet_library_logs() -> None:
         logging.getLogger(name).addFilter(_FILTER)
     for message in SILENCED_WARNINGS:
         warnings.filterwarnings("ignore", message=message, category=FutureWarning)
+
+
+def _stream_handlers() -> list[logging.StreamHandler]:
+    """Every console handler of the process's loggers (file handlers excepted: they never reach the terminal)."""
+    loggers = [logging.root, *(lg for lg in logging.root.manager.loggerDict.values() if isinstance(lg, logging.Logger))]
+    return [h for lg in loggers for h in lg.handlers
+            if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)]
 
 
 # ---------------------------------------------------------------- caps
@@ -151,7 +161,35 @@ class ProgressLog(L.Callback):
 
 
 class CappedRichProgressBar(RichProgressBar):
-    """Lightning's rich bar, counting epochs to where the run stops (see the module docstring)."""
+    """Lightning's rich bar, counting epochs to where the run stops (see the module docstring), with the log lines
+    routed through rich's console while the bar is live.
+
+    Rich redirects ``sys.stdout``/``sys.stderr`` to its console while the bar shows (``rich.file_proxy.FileProxy``:
+    a line printed goes above the bar), but a logging handler keeps the stream it was made with (Hydra's console
+    handler: the real stdout), so its lines were written into the bar's line and then drawn over. While the bar
+    is live every such handler writes to rich's proxy of its stream instead, and gets its own stream back after."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._routed: list[tuple[logging.StreamHandler, object]] = []
+
+    def _init_progress(self, trainer) -> None:
+        super()._init_progress(trainer)
+        if self._routed:
+            return
+        from rich.file_proxy import FileProxy
+
+        proxies = {id(p.rich_proxied_file): p for p in (sys.stdout, sys.stderr) if isinstance(p, FileProxy)}
+        for handler in _stream_handlers():
+            proxy = proxies.get(id(handler.stream))
+            if proxy is not None:
+                self._routed.append((handler, handler.setStream(proxy)))
+
+    def _stop_progress(self) -> None:
+        for handler, stream in reversed(self._routed):
+            handler.setStream(stream)
+        self._routed.clear()
+        super()._stop_progress()
 
     def _get_train_description(self, current_epoch: int) -> str:
         epochs = epoch_cap(self.trainer)           # Lightning's format: from 0, "/N" the last epoch

@@ -10,6 +10,8 @@ checkpoint callback's model selection) when it falls between two validation chec
 """
 from __future__ import annotations
 
+import time
+
 import lightning as L
 from omegaconf import DictConfig, OmegaConf
 
@@ -17,6 +19,7 @@ from sparselab.engine.context import RunContext
 from sparselab.engine.progress import CappedRichProgressBar, ProgressLog, quiet_library_logs
 
 PROGRESS_INTERVAL_S = 30.0      # a batch log shows a sign of life at least this often
+WARMUP_STEPS = 10               # steps left out of the record's throughput (the first job of a sweep pays imports)
 
 
 class ValidateOnLastStep(L.Callback):
@@ -40,6 +43,45 @@ class ValidateOnLastStep(L.Callback):
             trainer.should_stop = True
 
 
+class WarmThroughput(L.Callback):
+    """Training samples/s after warm-up: from the end of this process's first ``skip`` steps (imports, the first
+    batches' allocations and kernel compiles) to the end of training, validation time left out; put in
+    ``ctx.throughput`` for the record. A fit of ``skip`` steps or fewer leaves it None (the record then says its
+    figure includes warm-up)."""
+
+    def __init__(self, ctx: RunContext, skip: int = WARMUP_STEPS):
+        self.ctx, self.skip = ctx, int(skip)
+        self._first = self._t0 = self._n0 = None
+        self._val_t0, self._val_s, self._steps = None, 0.0, 0
+
+    def on_train_start(self, trainer, pl_module):
+        self._first = int(trainer.global_step)       # a resumed fit counts from where it resumed
+
+    def on_train_batch_start(self, trainer, pl_module, batch, batch_idx):
+        # at a batch's start the module has counted every earlier batch's samples (its batch-end hook runs last)
+        done = int(trainer.global_step) - (self._first or 0)
+        if self._t0 is None and done >= self.skip:
+            self._t0, self._n0, self._val_s, self._steps = time.perf_counter(), self.ctx.samples_seen, 0.0, done
+
+    def on_validation_start(self, trainer, pl_module):
+        self._val_t0 = time.perf_counter()
+
+    def on_validation_end(self, trainer, pl_module):
+        if self._val_t0 is not None and self._t0 is not None:
+            self._val_s += time.perf_counter() - self._val_t0
+        self._val_t0 = None
+
+    def on_train_end(self, trainer, pl_module):
+        if self._t0 is None:
+            return
+        seconds = time.perf_counter() - self._t0 - self._val_s
+        steps = int(trainer.global_step) - (self._first or 0) - self._steps
+        samples = self.ctx.samples_seen - self._n0
+        if steps > 0 and samples > 0 and seconds > 0:
+            self.ctx.throughput = {"samples_per_s": round(samples / seconds, 3), "steps": steps,
+                                   "after_warmup_steps": self.skip, "seconds": round(seconds, 3)}
+
+
 def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches: int | None = None,
                  **overrides) -> L.Trainer:
     """``callbacks`` come first; a ``ModelCheckpoint`` among them turns checkpointing on (a task
@@ -57,6 +99,7 @@ def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches:
     cbs = list(callbacks)
     kwargs.setdefault("enable_checkpointing", any(isinstance(c, ModelCheckpoint) for c in cbs))
     cbs.append(CappedRichProgressBar() if ctx.progress_bar else ProgressLog(every, PROGRESS_INTERVAL_S))
+    cbs.append(WarmThroughput(ctx))
     return L.Trainer(
         **kwargs,
         callbacks=cbs,

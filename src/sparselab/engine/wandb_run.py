@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine.record import resolved
 
 log = logging.getLogger("sparselab")
 
 
-def start(cfg: DictConfig, run_dir: Path, name: str):
-    """Return a wandb Run, or None when the logger is disabled."""
+def start(cfg: DictConfig, run_dir: Path, name: str, job_id: str | None = None):
+    """Return a wandb Run, or None when the logger is disabled.
+
+    One W&B run per job: its id is the job's identity (``job_id``, the record's ``config_hash``) and
+    ``resume="allow"``, so a resumed job goes on in the same run (offline: a second ``offline-run-*-<job id>``
+    folder, which ``wandb sync`` uploads into that one run, in order). ``engine.resume=false`` (start the job over)
+    gets a new run."""
     lcfg = cfg.logger
     if lcfg.get("backend", "wandb") != "wandb" or lcfg.mode == "disabled":
         return None
@@ -38,6 +44,8 @@ def start(cfg: DictConfig, run_dir: Path, name: str):
         dir=str(run_dir),
         config=resolved(cfg),     # the paper's settings for the other profiles are not this run's config
         reinit="finish_previous",
+        **({"id": job_id, "resume": "allow"} if job_id and OmegaConf.select(cfg, "engine.resume", default=True)
+           else {}),
         settings=wandb.Settings(init_timeout=float(lcfg.get("init_timeout", 10)), console="off"),
     )
     try:
@@ -47,6 +55,8 @@ def start(cfg: DictConfig, run_dir: Path, name: str):
             raise
         # logged once (a warnings.warn beside it printed the same line a second time)
         log.warning("W&B %s init failed (%s: %s); logging offline instead", lcfg.mode, type(err).__name__, err)
+        # the failed attempt may still hold the job's id in W&B's service ("run ID ... is in use"): start afresh
+        wandb.teardown()
         return wandb.init(mode="offline", **kwargs)
 
 
@@ -90,18 +100,34 @@ def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
     return {"log_fn": log_fn, "lightning_logger_fn": lightning_logger}
 
 
+# Record metrics that are a quantity the run also logs while it trains, under that key (the record keeps its own
+# names, which the reports read): the Transformer's head diversity js_<kind>_l<layer> is js/<kind>/l<layer>.
+LOGGED_AS = ((re.compile(r"^js_(.+)_l(\d+)$"), r"js/\1/l\2"),)
+
+
+def dashboard_key(name: str) -> tuple[str, bool]:
+    """The dashboard key of record metric ``name``, and whether training logs that quantity under it already."""
+    for pattern, key in LOGGED_AS:
+        if pattern.match(name):
+            return pattern.sub(key, name), True
+    return name, False
+
+
 def log_record(ctx, run, rec: dict[str, Any]) -> None:
-    """A finished run's final metrics and its record's tables and figures into its logger."""
+    """A finished run's final metrics and its record's tables and figures into its logger: one key per quantity
+    (W&B: the run summary, where a quantity's final value replaces its last logged one; TensorBoard, which has no
+    summary: scalars at step 0, except the quantities whose curve it has already)."""
     from sparselab.engine import media
 
     numbers = {k: v for k, v in rec.get("metrics", {}).items() if isinstance(v, (int, float))}
     if run is not None:
-        run.summary.update(numbers)
+        run.summary.update({dashboard_key(k)[0]: v for k, v in numbers.items()})
     logger = ctx.lightning_logger()
     if logger is None:
         return
-    if run is None and numbers:   # TensorBoard has no summary: the final metrics as scalars at step 0
-        logger.log_metrics(numbers, step=0)
+    final = {k: v for k, v in numbers.items() if not dashboard_key(k)[1]}
+    if run is None and final:
+        logger.log_metrics(final, step=0)
     media.log_record([logger], rec, ctx.run_dir)
     if run is None:
         logger.finalize("success")

@@ -52,6 +52,10 @@ class Plan:
     launcher: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     last: Sequence[str] = ()    # experiments whose jobs read other jobs' runs (ensembles): in lanes they run last
+    # ``--benchmark``: a script and its arguments (from the project root), run after the data check and before the
+    # sweeps (on a machine not yet busy with them); it gets ``--out <report folder>/<benchmark_file>``
+    benchmark: Sequence[str] = ()
+    benchmark_file: str = ""
 
 
 def choose_profile(arg: str | None) -> str:
@@ -230,6 +234,28 @@ def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: st
         raise PipelineError(None, codes[0])
 
 
+def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: str | None) -> None:
+    """The plan's benchmark (``--benchmark``), its progress on the terminal, its file into the report folder being
+    built (``target``: never the committed one unless ``--out`` or ``--replace-committed`` chose it)."""
+    if not plan.benchmark:
+        print(f"[{paper}] --benchmark: the {profile} plan has no benchmark; nothing to run", flush=True)
+        return
+    if launcher and launcher not in ("basic", "parallel"):
+        print(f"[{paper}] --benchmark skipped under --launcher {launcher}: it would time the machine that submits "
+              f"(run `{' '.join(plan.benchmark)}` on a compute node)", flush=True)
+        return
+    out = Path(target) / plan.benchmark_file
+    cmd = [sys.executable, *plan.benchmark, "--out", str(out)]
+    print(f"[{paper}] benchmark (before the sweeps, on an idle machine) -> {out}\n[sparselab] $ {' '.join(cmd)}",
+          flush=True)
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "2")      # as `make bench-transformer-speed`
+    code = subprocess.run(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL).returncode  # its progress: stderr
+    if code:
+        raise PipelineError(f"error: the benchmark `{' '.join(plan.benchmark)}` failed (exit {code}); no sweep was "
+                            "started (run without --benchmark to skip it)", 130 if code == 130 else 1)
+
+
 def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
     """Each sweep's experiment and the identities of its jobs (composing every job once)."""
     return [(experiment, plan_jobs.identities(CONF_DIR, experiment, profile, overrides))
@@ -308,6 +334,9 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra",
                     help="an override for every sweep that says where jobs run (repeatable), e.g. "
                          "hydra.launcher.partition=gpu, trainer=ddp, trainer.devices=4")
+    ap.add_argument("--benchmark", action="store_true",
+                    help="run the plan's benchmark (Correia: the training-speed benchmark, speed.md) after the data "
+                         "check and before the sweeps, into the report folder (make reproduce-correia2019)")
     ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
                     help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
                          "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
@@ -363,6 +392,8 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
         except OSError as err:
             raise PipelineError(f"error: cannot create the runs folder {runs} (SPARSELAB_RUNS): "
                                 f"{err.strerror or err}") from None
+        if args.benchmark:
+            run_benchmark(paper, plan, profile, target, args.launcher)
         run_plan(plan, profile, args.jobs, runs, args.only, launcher=args.launcher, extra=args.extra)
     by_sweep = sweep_identities(plan, profile)
     planned = set().union(*(ids for _, ids in by_sweep))

@@ -52,6 +52,7 @@ import os
 import logging
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +60,7 @@ import lightning as L
 from lightning.pytorch.utilities import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
+from sparselab.engine import signals
 from sparselab.engine.context import RunContext
 from sparselab.engine.record import write_text_atomically
 
@@ -66,6 +68,14 @@ log = logging.getLogger("sparselab")
 CHECKPOINTS = "checkpoints"
 LAST = "last.ckpt"
 FIT_DONE = "fit_done.json"      # in the checkpoint folder once training has ended (facts of the fit)
+# Lightning's warnings of a resumed fit that describe its intended state (silenced for that fit only):
+RESUME_WARNINGS = (
+    # the folder holds the last.ckpt the fit resumes from (a fit that starts afresh has deleted it first)
+    r"Checkpoint directory .* exists and is not empty",
+    # resumed after an epoch-end validation, Lightning saves before this process has validated: no metric yet
+    r"`ModelCheckpoint\(monitor='[^']+'\)` could not find the monitored key in the returned metrics: "
+    r"\['epoch', 'step'\]",
+)
 
 
 @dataclass
@@ -215,7 +225,12 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
     t0 = time.time()
     # weights_only=True: a runs folder on a shared file system must not run code on load; the checkpoint holds
     # tensors and plain containers only (RNG states as lists: sparselab.data.resumable.rng_states)
-    trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=True)
+    # a SIGTERM in fit is Lightning's: it stops at the next batch (SIGTERMException), never mid-checkpoint
+    with signals.deferred(), warnings.catch_warnings():
+        if ckpt_path is not None:
+            for message in RESUME_WARNINGS:
+                warnings.filterwarnings("ignore", message=message, module=r"lightning\.pytorch\.callbacks\.")
+        trainer.fit(module, train_dl, val_dl, ckpt_path=str(ckpt_path) if ckpt_path else None, weights_only=True)
     fit_time = time.time() - t0
     stop = next((c for c in selection if hasattr(c, "stopping_reason")), None)
     stopped_early = stop is not None and stop.stopping_reason.name != "NOT_STOPPED"
