@@ -643,7 +643,7 @@ def _lr(rec: dict, alpha_lr) -> dict:
 def test_the_alpha_rule_splits_its_runs_from_the_control_and_names_their_files(tmp_path):
     root = make_runs(tmp_path)
     t1 = root / "smoke" / runs_mod.TABLE1
-    base = record.load(t1 / "mapping=alpha_entmax,seed=0")
+    base = record.read(t1 / "mapping=alpha_entmax,seed=0")
     record.write(t1 / "rule", {**_lr(base, 0.0104), "config_hash": "rule"})
     recs, others = runs_mod.collect(root, "smoke", 0.0104)
     rule = [r for r in recs if runs_mod.variant_of(r) == "alpha_entmax"]
@@ -677,7 +677,7 @@ def test_the_alpha_rule_side_experiment_by_standard_tests(tmp_path):
     rule = [rec(0, 0.0104, 60.0, 0.3), rec(1, 0.0104, 60.2, 0.32)]
     control = [rec(0, None, 60.1, 0.05), rec(1, None, 60.3, 0.06)]
     for r in [*rule, *control]:
-        _bleu_files(tmp_path, rep.bleu_file_stem(r, "test") + ".tok", refs if r in rule else worse, refs)
+        _bleu_files(tmp_path, rep.bleu_file_stem(r, "test"), refs if r in rule else worse, refs)
     found = {r.quantity: r for r in alpha_rule.rows(tmp_path, rule, control, rep.bleu_file_stem)}
     bleu, acc, moved = (found["tokenized test BLEU"], found["best validation token accuracy"],
                         found["mean |α − α₀| at the end, every head"])
