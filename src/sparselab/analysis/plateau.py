@@ -2,7 +2,7 @@
 
 The translation task stops training with it (:class:`sparselab.training.plateau_stopping.PlateauStopping`) and the
 MT reports judge every run's convergence with it (:mod:`sparselab.reports.mt_common`), so a run stops exactly
-when its report would call it converged (issue 32: Lightning's ``EarlyStopping`` stopped a de-en run whose
+when its report would call it converged (Lightning's ``EarlyStopping`` stopped a de-en run whose
 smoothed curve was still rising, since several gains below ``min_delta`` never reset its patience).
 Pure Python: no torch, no Lightning.
 """

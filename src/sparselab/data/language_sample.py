@@ -1,6 +1,6 @@
 """A fixed, seeded, script-stratified language subset of CoNLL–SIGMORPHON 2018 task 1.
 
-Used by the inflection `cpu` profile (issue 12): a multilingual model trained on all 102 medium
+Used by the inflection `cpu` profile: a multilingual model trained on all 102 medium
 languages at CPU scale is capacity-bound, so the profile trains on a subset instead. The rule:
 
 1. eligible: languages of ``all/`` (not the surprise languages) whose train file of the setting

@@ -1,5 +1,5 @@
 """Histograms, images and tables into the run's Lightning loggers (W&B or TensorBoard), and the tables a finished
-run's record holds (issue 23).
+run's record holds.
 
 :func:`log_media` writes one validation's histograms, pictures and scalars to every logger it is given, each in
 that logger's own form (W&B: ``wandb.Histogram`` / ``wandb.Image`` in one row at ``trainer/global_step``;

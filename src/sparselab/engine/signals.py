@@ -1,5 +1,5 @@
 """A SIGTERM (``kill``, a scheduler's preemption) is an interruption in every task, as Ctrl-C is: the running job is
-recorded ``interrupted`` and the entry point exits 130 with one line (issue 57 item 6).
+recorded ``interrupted`` and the entry point exits 130 with one line.
 
 Python's default for SIGTERM is to die at once (exit 143): nothing records the job. Lightning handles SIGTERM only
 inside its own ``fit``, so the L-BFGS tasks (Martins), data loading and evaluation died unrecorded. Here the handler

@@ -47,7 +47,7 @@ _RECOMPILE_LIMIT = 64
 # per alpha value, with eps folded in.  torch >= 2.6 defaults to
 # specialize_float=False: the second alpha recompiles the kernel with eps as a
 # symbolic float, that graph is then tried first for every alpha, and the
-# fixed-alpha backward ran 8-9x slower (issue 19, item 11;
+# fixed-alpha backward ran 8-9x slower (measured;
 # benchmarks/bench_alpha_recompile.py).  A sweep sees a handful of alphas, well
 # under _RECOMPILE_LIMIT; a learned alpha is a tensor and does not recompile.
 SPECIALIZE_FLOAT: bool = True
@@ -60,7 +60,7 @@ def rows2d(t: torch.Tensor) -> torch.Tensor:
     """(..., n) -> (R, n): kernels always see 2-D contiguous rows, so a new batch shape is
     a new size, not a new rank or stride (a new graph).
 
-    The sizes that change from batch to batch are marked dynamic before the first call (issue 58): the row count
+    The sizes that change from batch to batch are marked dynamic before the first call: the row count
     R always (batch x heads x queries, or tokens; marked by :func:`run` on every tensor argument), and the row
     length n of attention scores (a >= 4-D input,
     (B, H, Lq, Lk): n is the key length). Left to torch.compile's automatic dynamic shapes, every kernel compiled

@@ -189,7 +189,7 @@ def select_and_evaluate(split: mulan.Split, loss: str, l2_grid, thresholds, fold
 def run(cfg, ctx) -> dict:
     tcfg = cfg.task
     check_no_mapping(cfg)
-    t_job, c_job = time.time(), time.process_time()   # the job's time, data loading included (issue 37 budget)
+    t_job, c_job = time.time(), time.process_time()   # the job's time, data loading included (the plan's budget)
     loss = str(tcfg.loss)
     if loss not in linear.LOSSES:
         raise ConfigError(f"task.loss={loss!r} is unknown; valid: {', '.join(linear.LOSSES)}")

@@ -2,7 +2,7 @@
 
 Training stops at the first validation where, over the last ``patience`` validations in updates (patience ×
 the trainer's step cadence), both the 2-validation smoothed validation accuracy and the best validation gained
-less than ``min_delta`` points: the check each MT report makes of every run (issue 32). Lightning's own
+less than ``min_delta`` points: the check each MT report makes of every run. Lightning's own
 ``EarlyStopping`` stopped a de-en run whose smoothed curve was still rising: gains below ``min_delta`` never reset
 its patience, however many add up. The decision is a function of the module's validation history, which a resume
 restores, so a resumed run stops where an uninterrupted one would.

@@ -106,7 +106,7 @@ class EarlyStoppingAfterStart(EarlyStopping):
     moved past its first validation's value by more than ``start_delta`` (in the better direction).
 
     Why not a minimum number of epochs: when a run starts to learn depends on the lr and on α (measured in
-    issue 20: at lr 1e-3, softmax output, an attention-α 1.5 model was still at 0-4 % dev accuracy at epoch
+    measured: at lr 1e-3, softmax output, an attention-α 1.5 model was still at 0-4 % dev accuracy at epoch
     14, while attention α 1 was at 25 %), so any fixed minimum is either too short for a late starter or
     wasted on an early one. A run that never starts runs to the trainer's epoch / step cap, which the
     reports flag.

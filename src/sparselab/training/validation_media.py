@@ -1,4 +1,4 @@
-"""What the papers' figures show, logged at every validation (issue 23): a Lightning callback.
+"""What the papers' figures show, logged at every validation: a Lightning callback.
 
 :class:`ValidationMedia` keeps the first validation batch of the run (the same sentences at every validation:
 the validation loaders are not shuffled) and, after each validation (not the sanity check), runs the model once

@@ -111,7 +111,7 @@ def paper_profile_config() -> Mapping[str, Any] | None:
 
 
 def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[str]:
-    """What the profile reduces, and how each protocol quantity follows from the paper profile's (issue 33)."""
+    """What the profile reduces, and how each protocol quantity follows from the paper profile's."""
     if paper is None:
         return ["scaling rule: the paper profile's config could not be composed"]
     t, tr, m = c["task"], c["trainer"], c["model"]

@@ -46,7 +46,7 @@ T2 = f"{PAPER}/table2_multilabel"
 F3 = f"{PAPER}/figure3_label_proportions"
 
 SNLI_RUNS = "runs_snli.jsonl"
-CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section a report of before issue 54 ends with
+CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section an older report (before the claims kit) ends with
 CLAIMS_HEAD = ["## The paper's claims, checked on these runs (rows of `claims.md`)", ""]
 ARTIFACTS = [
     ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
@@ -373,7 +373,7 @@ def write_table2(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = 
 
 # ================================================================ Figure 3
 Point = tuple[int, str, float, str]      # (K, mixture, length L, loss)
-# what records from before issue 22 drew (they do not name their sampler)
+# what older records drew (they do not name their sampler)
 OLD_LABEL_COUNTS = "max(1, Poisson(1)) capped at K (a run from before rejection sampling)"
 
 

@@ -174,7 +174,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
         f"decoding: beam {t['beam']}, length normalisation {t.get('length_norm', 0.0)}, at most "
         f"min({t['max_decode_len']}, 2 × longest source + 10) BPE tokens",
     ]
-    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature (issue 32)
+    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature
         lines.append(scaling_rule(recs))
     for p, reason in sorted((opts.get("not_run") or {}).items()):
         lines.append(f"{p}: not run — {reason}")
@@ -186,7 +186,7 @@ BUDGET_UPDATES = 15000
 
 
 def scaling_rule(recs) -> str:
-    """How the cpu MT protocol follows from the paper's (issue 32), per direction run, from the records: the epochs
+    """How the cpu MT protocol follows from the paper's, per direction run, from the records: the epochs
     of the reference budget, validations per budget, and early stopping in updates."""
     parts = []
     for pair in sorted({r["config"]["data"]["pair"] for r in recs}):

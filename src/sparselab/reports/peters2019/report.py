@@ -166,7 +166,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
         f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
         f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}; {halving_rule(t)}",
     ]
-    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature (issue 32)
+    if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature
         lines.append(scaling_rule(recs))
     epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
               for r in recs if r["metrics"].get("train_samples") and r.get("extra", {}).get("n_train")]
@@ -177,7 +177,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
 
 
 def scaling_rule(recs: list[dict]) -> str:
-    """How the profile's protocol follows from the paper's (issue 32): the cadence is kept in epochs, and the
+    """How the profile's protocol follows from the paper's: the cadence is kept in epochs, and the
     updates between two validations it implies are read from the records."""
     c = recs[0]["config"]
     every = int(c["trainer"].get("check_val_every_n_epoch") or 1)
@@ -193,7 +193,7 @@ def scaling_rule(recs: list[dict]) -> str:
 
 
 def halving_rule(t: Mapping[str, Any]) -> str:
-    """The learning-rate rule of the task config (``task.lr_rule``; records before issue 20 have none: "best")."""
+    """The learning-rate rule of the task config (``task.lr_rule``; older records have none: "best")."""
     if t.get("lr_rule", "best") == "previous":
         return ("learning rate halved after every validation whose loss is higher than at the previous validation "
                 "(the paper's rule)")
@@ -637,7 +637,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         write_inflection(profile, out, options, runs, ref, train, ens, baseline, recs)
         note = "; ".join(reductions(profile, options, trained(train)))
     items, title = INFLECTION_ARTIFACTS, "inflection"
-    if options.get("mt"):             # the plan runs the MT experiments too (issue 9)
+    if options.get("mt"):             # the plan runs the MT experiments too
         mt_recs = mt.write_reports(profile, out, options, runs, ref, mt_recs, live)
         items, title = ARTIFACTS, "inflection and machine translation"
         note = f"Inflection: {note}\n\n{mt.notes(profile, options, mt_recs)}"
