@@ -1,5 +1,5 @@
-"""The committed ``reports/correia2019/cpu/`` (issue 33's protocol: one 12,000-step budget, 2 seeds, α at the model's
-learning rate) rebuilds from its own records, and each claim's rule gives its verdict on those stored records
+"""The committed ``reports/correia2019/cpu/`` (one 12,000-step budget, 2 seeds; α-entmax under the cpu α rule, its
+peak lr 0.0104, beside its control at the model's learning rate) rebuilds from its own records, and each claim's rule gives its verdict on those stored records
 (issue 33, acceptances 3 and 5; issue 35, acceptance 1).
 
 Records of an earlier protocol are no jobs of the plan: ``--report-only`` refuses them with one line and writes
@@ -29,7 +29,7 @@ def test_report_only_rebuilds_issue33s_cpu_report_with_no_record_orphaned(tmp_pa
     """A clone's ``--report-only`` (no run directories) gives back every text file of the committed folder from its
     committed records, every figure redrawn, and each committed record is one of the plan's jobs."""
     records = len((COMMITTED / "runs.jsonl").read_text(encoding="utf-8").splitlines())
-    assert records == 6
+    assert records == 8          # 6 Table 1 cells (α-entmax under the α rule) + the 2 α = lr controls
     clone = rebuild_report_only("correia2019", COMMITTED, records, tmp_path, monkeypatch, capsys)
     for pattern in ("*.md", "*.html", "*.jsonl", "bleu_files/*"):
         assert files(clone, pattern) == files(COMMITTED, pattern), pattern
@@ -51,8 +51,8 @@ def test_report_only_refuses_records_of_an_earlier_protocol_and_writes_nothing(t
     mod = load_script("pipelines/correia2019.py", "pipeline_correia2019")
     assert main(mod.report, mod.PLANS, ["--profile", "cpu", "--report-only", "--out", str(clone)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: the 6 run records committed in")
-    assert "are none of the 6 jobs of the cpu plan (they were run under an earlier protocol)" in err[0]
+    assert len(err) == 1 and err[0].startswith("error: the 8 run records committed in")
+    assert "are none of the 8 jobs of the cpu plan (they were run under an earlier protocol)" in err[0]
     assert {p: p.read_bytes() for p in clone.rglob("*") if p.is_file()} == before
 
 
@@ -62,12 +62,13 @@ def test_each_rule_on_the_committed_records(tmp_path, monkeypatch):
     its step-0 interval (the issue's complaints about the earlier report)."""
     from sparselab.reports.correia2019 import report as rep
     from sparselab.reports.correia2019 import claims
-    from sparselab.reports.correia2019.runs import analysed, committed, split
+    from sparselab.reports.correia2019.runs import alpha_lr_controls, analysed, committed, split
     from sparselab.reports.reference import reference
 
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "no_runs"))
-    recs, _ = split(committed(COMMITTED, tmp_path / "no_runs"))
-    assert len(recs) == 6
+    rule = load_script("pipelines/correia2019.py", "pipeline_correia2019").CPU_ALPHA_LR
+    recs, others = split(committed(COMMITTED, tmp_path / "no_runs"), rule)
+    assert len(recs) == 6 and len(alpha_lr_controls(others, rule)) == 2 == len(others)
     runs = analysed({"pairs": ["de-en"]}, recs)
     found = claims.claims(COMMITTED / "bleu_files", recs, rep.bleu_file_stem, runs, reference("correia2019"))
     # the committed claims.md is these typed claims, rendered
@@ -94,4 +95,5 @@ def test_each_rule_on_the_committed_records(tmp_path, monkeypatch):
     # the header states the scaling rule the runs followed
     text = (COMMITTED / "table1_bleu.md").read_text()
     assert "1,200 steps = 10% of the step budget, the paper profile's fraction" in text
-    assert "α parameters at the same lr" in text
+    assert "α parameters at 0.0104" in text and "**its own peak learning rate 0.0104** (10.4 × the other" in text
+    assert "is 60.2 (paper profile 60.3)" in text and "## The α rule against α lr = lr (side experiment)" in text
