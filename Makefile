@@ -25,7 +25,7 @@ export HF_HUB_OFFLINE ?= 1
 export HF_DATASETS_DISABLE_PROGRESS_BARS ?= 1
 export WANDB_SILENT ?= true
 
-.PHONY: help setup test test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 rescore-peters2019 wandb-report data data-check clean
+.PHONY: help setup test lint test-fast bench-mappings bench-mt-speed bench-transformer-speed reproduce-martins2016 reproduce-peters2019 reproduce-correia2019 rescore-peters2019 wandb-report data data-check clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-24s %s\n", $$1, $$2}'
@@ -44,8 +44,11 @@ $(VENV)/.installed: pyproject.toml $(LOCK)
 
 setup: $(VENV)/.installed ## create .venv with pinned torch and sparselab[dev,kernels,experiments] at the versions of requirements/lock.txt (idempotent, fast when done)
 
-test: setup ## run the whole test suite (includes the smoke pipelines), on 2 workers (PYTEST_ARGS=--durations=30)
+test: setup lint ## ruff, then the whole test suite (includes the smoke pipelines), on 2 workers (PYTEST_ARGS=--durations=30)
 	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+
+lint: setup ## ruff check of the whole tree (rules: [tool.ruff] in pyproject.toml)
+	$(PY) -m ruff check .
 
 test-fast: setup ## the tests without the end-to-end smoke pipelines
 	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not slow" $(PYTEST_ARGS)

@@ -25,8 +25,8 @@ import torch
 from torch._dynamo.utils import counters
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-import sparselab.mappings as M  # noqa: E402
-from sparselab.mappings import _compile  # noqa: E402
+import sparselab.mappings as M
+from sparselab.mappings import _compile
 
 ALPHAS = (1.5, 1.3, 1.5)
 

@@ -32,11 +32,11 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from training_speed import compose, cpu_description, speeds, time_rounds, zipf_weights  # noqa: E402
+from training_speed import compose, cpu_description, speeds, time_rounds, zipf_weights
 
-import sparselab.mappings as M  # noqa: E402
-from sparselab.models.attention import GlobalAttention  # noqa: E402
-from sparselab.models.seq2seq import Seq2Seq  # noqa: E402
+import sparselab.mappings as M
+from sparselab.models.attention import GlobalAttention
+from sparselab.models.seq2seq import Seq2Seq
 
 PAD, BOS, EOS = 0, 1, 2
 MAPPINGS = ("softmax", "entmax15 (exact)", "entmax_bisect α=1.5")

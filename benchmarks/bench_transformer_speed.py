@@ -52,17 +52,17 @@ from pathlib import Path
 # way. Read when the profiler first starts, so set here, before torch is imported.
 os.environ.setdefault("KINETO_LOG_LEVEL", "6")
 
-import torch  # noqa: E402
-from omegaconf import OmegaConf  # noqa: E402
+import torch
+from omegaconf import OmegaConf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from training_speed import compose, device_description, progress, speeds, time_rounds, zipf_weights  # noqa: E402
+from training_speed import compose, device_description, progress, speeds, time_rounds, zipf_weights
 
-from sparselab.data.text import PairDataset, TokenBucketBatchSampler, collate, to_device  # noqa: E402
-from sparselab.engine.devices import set_matmul_precision  # noqa: E402
-from sparselab.models.build import build_model  # noqa: E402
-from sparselab.reports.reference import reference  # noqa: E402
-from sparselab.training.transformer_module import TransformerModule  # noqa: E402
+from sparselab.data.text import PairDataset, TokenBucketBatchSampler, collate, to_device
+from sparselab.engine.devices import set_matmul_precision
+from sparselab.models.build import build_model
+from sparselab.reports.reference import reference
+from sparselab.training.transformer_module import TransformerModule
 
 EXPERIMENT = "correia2019/table1_bleu"
 PAD, BOS, EOS = 0, 1, 2                   # id 3 is left to an unknown symbol, as in a real vocabulary
@@ -342,8 +342,8 @@ def run(args) -> str:
         f"d {m.d_model}, FF {m.d_ff}, dropout {m.dropout}, attention dropout {m.attn_dropout}; joint vocabulary {vocab} "
         f"(tied output: {m.tie_output}); the normalizer in every attention block, softmax output (cross-entropy) in "
         f"all three; α-entmax learns {n_alpha} α's",
-        f"- training step: `TransformerModule.loss` + backward + Adam (β = (0.9, 0.98), the α's in the same "
-        f"optimiser) + schedule step, as in training; all models start from the same weights",
+        "- training step: `TransformerModule.loss` + backward + Adam (β = (0.9, 0.98), the α's in the same "
+        "optimiser) + schedule step, as in training; all models start from the same weights",
         f"- batches: the first {len(batches)} token-bucketed batches (≤ {batch_tokens} padded tokens, "
         f"`TokenBucketBatchSampler`) of {args.pairs} synthetic pairs, source lengths {args.min_len}–{max_len}, "
         f"target = source × U(0.8, 1.2) (+EOS), Zipf-distributed ids; {min(sizes)}–{max(sizes)} pairs and "

@@ -23,12 +23,12 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from training_speed import compose  # noqa: E402
+from training_speed import compose
 
-from sparselab.analysis.heads import learned_alphas  # noqa: E402
-from sparselab.models.build import build_model, model_config  # noqa: E402
-from sparselab.data import mt_data  # noqa: E402
-from sparselab.training.transformer_module import TransformerModule  # noqa: E402
+from sparselab.analysis.heads import learned_alphas
+from sparselab.models.build import build_model, model_config
+from sparselab.data import mt_data
+from sparselab.training.transformer_module import TransformerModule
 
 
 def main(argv=None) -> int:

@@ -26,7 +26,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_transformer_speed as bench  # noqa: E402
+import bench_transformer_speed as bench
 
 READS = ("__bool__", "item", "__int__", "__float__", "__index__", "tolist", "numpy",
          "nonzero")     # not a read, but its output's size is data: on CUDA it waits for the device too

@@ -15,7 +15,6 @@ run beside training jobs.
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 import tempfile

@@ -22,7 +22,7 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-import sparselab.mappings as M  # noqa: E402
+import sparselab.mappings as M
 
 
 def candidates(shape):

@@ -16,7 +16,7 @@ from sparselab.engine import jobs, record
 from sparselab.reports.runner import CONF_DIR, PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scripts import load_script  # noqa: E402
+from scripts import load_script
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "job_ids.json"
 PAPERS = ("martins2016", "peters2019", "correia2019")

@@ -5,7 +5,6 @@ replicates included. The claim rows are recomputed from them with the report's r
 rows; the best-cell counts are re-derived once more with numpy alone (paired replicate differences, 2 SE)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from scripts import PROJECT, rebuild_report_only

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from sparselab.data import check as check_mod
 from sparselab.data import registry
 from sparselab.data.__main__ import main
 from sparselab.data.check import PROFILE_NEEDS, check, package_dir

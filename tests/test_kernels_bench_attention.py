@@ -3,7 +3,6 @@ Triton's interpreter on CPU) and writes one row per shape with every method or t
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import pytest
 import torch

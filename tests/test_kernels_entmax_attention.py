@@ -19,9 +19,9 @@ if not torch.cuda.is_available():
     # triton.jit reads TRITON_INTERPRET when it decorates a kernel, i.e. when _entmax_triton is imported
     os.environ["TRITON_INTERPRET"] = "1"
 
-from sparselab.kernels import _entmax_triton  # noqa: E402
-from sparselab.kernels import attention as ea  # noqa: E402
-from sparselab.mappings import Entmax  # noqa: E402
+from sparselab.kernels import _entmax_triton
+from sparselab.kernels import attention as ea
+from sparselab.mappings import Entmax
 
 if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fwd).__name__.startswith("Interpreted"):
     # imported earlier in this process without the interpreter: decorate the kernels again under it

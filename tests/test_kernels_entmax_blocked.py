@@ -15,11 +15,11 @@ if importlib.util.find_spec("triton") is None:
     pytest.skip("triton is not installed (pip install -e '.[kernels]')", allow_module_level=True)
 
 # sets TRITON_INTERPRET=1 before the kernels are decorated (without a GPU), and reloads them if need be
-from test_kernels_entmax_attention import (  # noqa: E402
+from test_kernels_entmax_attention import (
     DALPHA_RTOL, DEVICE, FWD_ATOL, GRAD_ATOL, GRAD_RTOL, _inputs, ea)
 
-from sparselab.kernels import _entmax_blocked  # noqa: E402
-from sparselab.mappings import Entmax, entmax_bisect  # noqa: E402
+from sparselab.kernels import _entmax_blocked
+from sparselab.mappings import Entmax, entmax_bisect
 
 if not torch.cuda.is_available() and not type(_entmax_blocked.blocked_fwd).__name__.startswith("Interpreted"):
     _entmax_blocked = importlib.reload(_entmax_blocked)

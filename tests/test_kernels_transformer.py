@@ -15,10 +15,10 @@ if importlib.util.find_spec("triton") is None:
 if not torch.cuda.is_available():
     os.environ["TRITON_INTERPRET"] = "1"     # read when triton.jit decorates the kernels, at their import
 
-from sparselab.kernels import _entmax_triton  # noqa: E402
-from sparselab.kernels import attention as ea  # noqa: E402
-from sparselab.mappings import Entmax  # noqa: E402
-from sparselab.models.transformer import ATTENTION_TYPES, Transformer  # noqa: E402
+from sparselab.kernels import _entmax_triton
+from sparselab.kernels import attention as ea
+from sparselab.mappings import Entmax
+from sparselab.models.transformer import ATTENTION_TYPES, Transformer
 
 if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fwd).__name__.startswith("Interpreted"):
     importlib.reload(_entmax_triton)

@@ -256,8 +256,11 @@ def test_item9_changed_data_is_refused_naming_the_file(tmp_path):
     shutil.copytree(EXCERPTS / "mulan" / "emotions", data / "mulan" / "emotions")   # shipped whole
     args = ["experiment=martins2016/table2_multilabel", "profile=smoke", "data.name=emotions", "task.loss=softmax"]
     e = env(SPARSELAB_DATA=str(data))
-    run = lambda: subprocess.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={tmp_path / 'runs'}"],
-                                 cwd=PROJECT, env=e, capture_output=True, text=True, timeout=300)
+
+    def run():
+        return subprocess.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={tmp_path / 'runs'}"],
+                              cwd=PROJECT, env=e, capture_output=True, text=True, timeout=300)
+
     proc = run()
     assert proc.returncode == 0, proc.stderr[-2000:]
     (rec,) = record.find(tmp_path / "runs")

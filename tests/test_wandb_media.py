@@ -4,15 +4,15 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from omegaconf import OmegaConf  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from omegaconf import OmegaConf
 
-from sparselab.engine import media, wandb_run  # noqa: E402
-from sparselab.engine.context import RunContext  # noqa: E402
-from sparselab.training import validation_media  # noqa: E402
-from sparselab.reports.wandb_report import logged_keys  # noqa: E402
+from sparselab.engine import media, wandb_run
+from sparselab.engine.context import RunContext
+from sparselab.training import validation_media
+from sparselab.reports.wandb_report import logged_keys
 
 
 def test_inflection_table_has_every_output_with_its_probability():

@@ -54,7 +54,7 @@ def main(cfg: DictConfig):
     try:
         changed = distributed.prepare(cfg, list(hc.overrides.task))
         rec = execute(cfg, run_dir, interactive=sys.stderr.isatty(), overrides=list(hc.overrides.task))
-    except Exception as err:  # noqa: BLE001 - reported here, recorded in run.json by execute
+    except Exception as err:
         _job_failed(cfg, run_dir, err)
         return None
     finally:

@@ -3,7 +3,6 @@ with the package, and a report whose numbers cannot be read stops in one line.""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from sparselab.errors import ConfigError
 
-from .conftest import PROJECT, error_lines
+from .conftest import error_lines
 
 
 @pytest.mark.parametrize("value", ["", "  ", "/", "//", "/.."])

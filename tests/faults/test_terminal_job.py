@@ -35,7 +35,7 @@ def _validations_saved(runs: Path) -> int:
     for p in runs.rglob("checkpoints/last.ckpt"):
         try:
             return len(torch.load(p, map_location="cpu", weights_only=True)["sparselab"]["history"])
-        except Exception:  # noqa: BLE001 -- being replaced: try again
+        except Exception:
             return 0
     return 0
 

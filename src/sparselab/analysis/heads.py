@@ -30,7 +30,7 @@ import torch
 from torch import nn
 from torchmetrics import Metric
 
-from sparselab.analysis.head_summary import KINDS  # noqa: F401 - re-exported
+from sparselab.analysis.head_summary import KINDS
 from sparselab.mappings import Entmax
 
 

@@ -52,7 +52,10 @@ word is treated as a gap; here gaps are a separate symbol. Ties as above.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
+
+# one alignment column: (lemma character, form character), None facing a gap
+Column = tuple[Optional[str], Optional[str]]
 
 # Levenshtein costs of the organisers' alignment: insertion and deletion 1, substitution 1.1.
 _INS, _DEL, _SUB = 1.0, 1.0, 1.1
@@ -130,11 +133,14 @@ def _trace(a: str, b: str, move) -> list[Column]:
     while i < len(a) or j < len(b):
         k = 1 if i == len(a) else 2 if j == len(b) else move(i, j)
         if k == 0:
-            cols.append((a[i], b[j])); i += 1; j += 1
+            cols.append((a[i], b[j]))
+            i, j = i + 1, j + 1
         elif k == 1:
-            cols.append((None, b[j])); j += 1
+            cols.append((None, b[j]))
+            j += 1
         else:
-            cols.append((a[i], None)); i += 1
+            cols.append((a[i], None))
+            i += 1
     return cols
 
 

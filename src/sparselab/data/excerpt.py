@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import shutil
 import sys
 from pathlib import Path
 

@@ -119,7 +119,7 @@ def prepare(conf_dir: str | Path, *commands: Sequence[str]) -> int | None:
         return None                     # Hydra only prints (a config, help): nothing runs, nothing is read
     try:
         cfgs = [cfg for args in commands for cfg in job_configs(conf_dir, args)]
-    except Exception:  # noqa: BLE001 - a command line that does not compose: the run itself reports it, its own way
+    except Exception:
         return None
     try:
         ensure(cfgs)

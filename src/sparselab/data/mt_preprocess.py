@@ -46,7 +46,7 @@ def _versions() -> dict[str, str]:
     for pkg in ("sacremoses", "subword-nmt", "sacrebleu", "mecab-python3"):
         try:
             out[pkg] = version(pkg)
-        except Exception:  # noqa: BLE001 - a missing optional package
+        except Exception:
             out[pkg] = "-"
     return out
 

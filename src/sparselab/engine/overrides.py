@@ -38,7 +38,7 @@ def _parse(conf_dir: Path, args: list[str]) -> list[_Override] | None:
     lines = [a for a in args if not a.startswith("-") and "=" in a]
     try:
         parsed = OverridesParser.create().parse_overrides(lines)
-    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
+    except Exception:
         return None
     out = []
     for o in parsed:
@@ -48,7 +48,7 @@ def _parse(conf_dir: Path, args: list[str]) -> list[_Override] | None:
             continue
         try:
             value = next(iter(o.sweep_string_iterator())) if o.is_sweep_override() else o.get_value_element_as_str()
-        except Exception:  # noqa: BLE001 - e.g. an interval() sweep of an optimizing sweeper
+        except Exception:
             continue
         out.append(_Override(key, value, (Path(conf_dir) / key).is_dir()))
     return out
@@ -82,7 +82,7 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
     except ConfigCompositionException as err:
         if "not in struct" in str(err) or "Could not override" in str(err):
             return _unknown_key(conf_dir, overrides)
-    except Exception:  # noqa: BLE001 - anything else: let Hydra report it its own way
+    except Exception:
         return None
     return _bad_config(cfg)
 
@@ -97,7 +97,7 @@ def _bad_config(cfg: DictConfig) -> str | None:
     try:
         check_config(cfg)
         resolved(cfg)
-    except Exception as err:  # noqa: BLE001 - a user error is one line; anything else is the job's to report
+    except Exception as err:
         user = user_error(err)
         return f"error: {describe(user)}" if user is not None else None
     return None
@@ -110,13 +110,13 @@ def _values(args: list[str], keys) -> list[tuple[str, str]]:
     lines = [a for a in args if not a.startswith("-") and a.split("=", 1)[0].lstrip("+") in keys]
     try:
         parsed = OverridesParser.create().parse_overrides(lines)
-    except Exception:  # noqa: BLE001 - a syntax error: Hydra explains those itself
+    except Exception:
         return []
     out = []
     for o in parsed:
         try:
             values = list(o.sweep_string_iterator()) if o.is_sweep_override() else [o.get_value_element_as_str()]
-        except Exception:  # noqa: BLE001 - e.g. an interval() sweep: judged when the job runs
+        except Exception:
             continue
         out += [(o.key_or_group, v) for v in values]
     return out
@@ -132,7 +132,7 @@ def _bad_values(args: list[str]) -> str | None:
             check_value(key, value)
         except ConfigError as err:
             return f"error: {err}"
-        except Exception:  # noqa: BLE001 - anything else: the job judges it when it runs
+        except Exception:
             continue
     return None
 
@@ -176,7 +176,7 @@ def _unknown_key(conf_dir: Path, overrides: list[_Override]) -> str | None:
     """Compose with the group choices only, then name the first key override missing from that config."""
     try:
         cfg = _compose(conf_dir, [o.line for o in overrides if o.is_group])
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     for o in overrides:
         if o.is_group:

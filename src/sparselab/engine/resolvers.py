@@ -56,7 +56,7 @@ def _job_id(*, _root_):
 
     try:
         config = resolved(_root_)
-    except Exception:  # noqa: BLE001 - the job itself reports the bad value, as one line (sparselab.run)
+    except Exception:
         return "unresolvable-config"
     return job_id(config)
 

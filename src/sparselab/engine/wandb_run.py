@@ -50,7 +50,7 @@ def start(cfg: DictConfig, run_dir: Path, name: str, job_id: str | None = None):
     )
     try:
         return wandb.init(mode=lcfg.mode, **kwargs)
-    except Exception as err:  # noqa: BLE001 - any failure online must not kill the run
+    except Exception as err:
         if lcfg.mode == "offline":
             raise
         # logged once (a warnings.warn beside it printed the same line a second time)

@@ -190,11 +190,9 @@ def make_alpha_fwd(beta_int):
             bound = mean - _expm1(-eps * torch.log(cnt)) * inv_eps
             t = _keep_in_row_loop(torch.maximum(t, bound), w)
         F = torch.ones_like(t)
-        F_prev = F
         for _ in range(K_ALPHA):
             v = torch.clamp(eps * (w - t), min=-1)
             p, s = _power(v, eps, beta_int, accurate=False)
-            F_prev = F
             F = p.sum(-1, keepdim=True)
             S = s.sum(-1, keepdim=True)
             t = _keep_in_row_loop(t + _norm_step(F, S, eps), w)

@@ -270,7 +270,7 @@ def _newton(z, eps, n_iter, t_init):
     tol = 4 * torch.finfo(z.dtype).eps
     sqrt_eps = torch.finfo(z.dtype).eps ** 0.5
     cap = MAX_ITER if n_iter is None else n_iter
-    f_prev = None
+    f_prev = step = None      # the previous residual and step: set together after the first iteration
     it = 0
     while True:
         p, s = _eval(w, eps, t)

@@ -103,7 +103,7 @@ def collect(root: str | Path, by: Sequence[str], metrics: Sequence[str] | None =
     bad = record.find_unreadable(root)
     if not recs:
         raise SweepError(f"{root}: no run records (run.json) under this folder"
-                         + (f" that can be read; unreadable: " + "; ".join(f"{p} ({why})" for p, why in bad)
+                         + (" that can be read; unreadable: " + "; ".join(f"{p} ({why})" for p, why in bad)
                             if bad else ""))
     configs = [flatten(r.get("config") or {}) for r in recs]
     unknown = [k for k in by if not any(k in c for c in configs)]

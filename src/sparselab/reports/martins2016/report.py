@@ -32,7 +32,7 @@ from . import table2_records as t2rec
 from ..profile_diff import profile_lines
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import data_relative, load, once_per_job
+from ..records import load, once_per_job
 from ..reference import reference
 from ..tables import NONE, best_keys, bold, md_table, pct
 

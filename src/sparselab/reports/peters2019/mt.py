@@ -36,7 +36,7 @@ from sparselab.analysis import plateau
 from .extras import AUTOCOMPLETE, CONFIGS_MT, EXTRAS, write_extras
 from .. import mt_common
 from ..index import write_configs
-from ..mt_common import (BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, run_sets,  # noqa: F401 (re-exported)
+from ..mt_common import (BLEU_DIR, curve_summary, mean_std, pair_of, pair_status, run_sets,
                          settings_rows, values)
 from ..numbers import pick
 from ..records import grouped, latest_per_config, load, runs_root, scrub
