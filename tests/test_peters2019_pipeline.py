@@ -28,13 +28,22 @@ def _env(tmp_path):
                 OMP_NUM_THREADS="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
 
 
-@pytest.mark.slow
-def test_smoke_pipeline(tmp_path):
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    """The smoke plan run once for this module: its tests read the same runs (the pipeline's report and rebuild,
+    one MT job's record and files, the sweep command on the Table 1 runs)."""
+    tmp_path = tmp_path_factory.mktemp("peters_smoke")
     env = _env(tmp_path)
     out = tmp_path / "report"
     proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return tmp_path, env, out
+
+
+@pytest.mark.slow
+def test_smoke_pipeline(smoke):
+    tmp_path, env, out = smoke
     for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
                  "support_histogram.png", "learning_curves.png", "index.html", "runs.jsonl"):
         assert (out / name).exists() and (out / name).stat().st_size > 0, name
@@ -114,3 +123,90 @@ def test_model_selection_sees_the_last_training_step(tmp_path):
     rec = json.loads(recs[0].read_text())
     steps = [h["step"] for h in rec["extra"]["history"]]
     assert steps == [4, 7], steps
+
+
+@pytest.mark.slow
+def test_smoke_translation_run(smoke):
+    """One smoke MT run end to end (1.5-entmax attention and output): record, files, BLEU reproducible by the CLI.
+    The plan's Table 2 job at α 1.5 (de-en, seed 0) is that run: read from the module's smoke plan rather than
+    trained again (it was tests/test_mt_translation.py's own `sparselab.run` job, the same config)."""
+    from test_mt_translation import sacrebleu_cli
+
+    runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table2_mt"
+    recs = {p.parent: json.loads(p.read_text()) for p in runs.glob("*/run.json")}
+    ((run_dir, rec),) = [(d, r) for d, r in recs.items()
+                         if (r["config"]["mapping"]["alpha"], r["config"]["mapping"]["attn_alpha"], r["config"]["seed"],
+                             r["config"]["data"]["pair"]) == (1.5, 1.5, 0, "de-en")]
+    assert rec["status"] == "finished"
+    m, e = rec["metrics"], rec["extra"]
+    for key in ("bleu", "bleu_tok", "exact_share", "single_share", "attn_support", "out_support", "val_acc_best",
+                "train_tgt_tokens_per_s", "bleu_iwslt17", "bleu_tok_iwslt17"):
+        assert key in m, key
+    assert m["steps"] == 30 and len(e["history"]) == 3 and 0 < m["val_acc_best"] <= 100
+    assert m["train_tgt_tokens_per_s"] > 0 and 0 <= m["exact_share"] <= 1
+    assert e["splits"]["train"]["n"] == 300 and e["test"]["spec"] == "multi30k/test2016"
+    # every BLEU in the record is reproduced by the sacrebleu CLI on the stored files
+    for suffix, info in [("", e["test"])] + [(f"_{k}", v) for k, v in e["extra_test"].items()]:
+        files = {k: run_dir / v for k, v in info["files"].items()}
+        assert all("hyp" in files[k].name for k in ("detok.hyp", "tok.hyp"))
+        assert sacrebleu_cli(files["detok.ref"], files["detok.hyp"], "13a") == round(m[f"bleu{suffix}"], 4)
+        assert sacrebleu_cli(files["tok.ref"], files["tok.hyp"], "none") == round(m[f"bleu_tok{suffix}"], 4)
+        assert len(files["detok.hyp"].read_text().splitlines()) == 20
+    auto = e["autocomplete"]
+    assert len(auto) == 2 and auto[0]["steps"][-1]["gold"] == "</s>"
+    for a in auto:
+        for s in a["steps"]:
+            if s["support"] <= a["max_candidates"]:
+                assert s["shown_mass"] == pytest.approx(1.0, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
+    """The sweep command on real smoke records: the plan's 13 Table 1 runs (output α 1, 1.5, 2 over attention α,
+    seeds 0 and 1) grouped by mapping.alpha; every cell of its table is the mean ± std of the records' metrics.
+    (It was tests/test_reports_sweep.py's own 3-point α sweep with 2 seeds, 6 more training jobs.)"""
+    import statistics
+
+    import pandas as pd
+
+    from sparselab.engine import record
+    from test_reports_sweep import _mean_std, _section, _table
+
+    runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table1_medium"
+    out = tmp_path / "table"
+    proc = subprocess.run([sys.executable, "-m", "sparselab.reports.sweep", str(runs), "--by", "mapping.alpha",
+                           "--out", str(out)], cwd=PROJECT, env=smoke[1], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "13 records, 3 groups by mapping.alpha" in proc.stdout
+
+    recs = record.find(runs, status=None)
+    assert len(recs) == 13 and all(r["status"] == "finished" for r in recs)
+    by_alpha: dict[float, list[dict]] = {}
+    for r in recs:
+        by_alpha.setdefault(r["config"]["mapping"]["alpha"], []).append(r)
+    metrics = sorted(recs[0]["metrics"])
+    assert {"acc", "edit_distance", "out_support", "attn_support"} <= set(metrics)
+
+    md = (out / "sweep.md").read_text()
+    rows = _table(md)
+    assert [r["mapping.alpha"] for r in rows] == ["1.0", "1.5", "2.0"]
+    assert list(rows[0]) == ["mapping.alpha", "n", *metrics]
+    csv = pd.read_csv(out / "sweep.csv")
+    for row, (alpha, group), (_, crow) in zip(rows, sorted(by_alpha.items()), csv.iterrows()):
+        assert float(row["mapping.alpha"]) == alpha and row["n"] == str(len(group)) and len(group) >= 3
+        assert {r["config"]["seed"] for r in group} == ({0} if alpha == 1.5 else {0, 1})
+        for m in metrics:
+            vals = [r["metrics"][m] for r in group]
+            mean, std = _mean_std(row[m])
+            # the Markdown shows 4 significant digits; the CSV keeps full precision
+            assert mean == pytest.approx(statistics.mean(vals), rel=5e-4, abs=1e-12), (alpha, m)
+            assert std == pytest.approx(statistics.stdev(vals), rel=5e-4, abs=1e-12), (alpha, m)
+            assert crow[f"{m}_mean"] == pytest.approx(statistics.mean(vals), rel=1e-12, abs=1e-12)
+            assert crow[f"{m}_std"] == pytest.approx(statistics.stdev(vals), rel=1e-9, abs=1e-12)
+    # nothing failed; the one (α, seed) pair the plan leaves out (seed 1 runs only the cells of α 1 and 2) is listed
+    # as missing (a complete sweep gives "None.": test_reports_sweep.py)
+    missing = _table(_section(md, "## Failed"))
+    assert [(r["mapping.alpha"], r["seed"], r["status"]) for r in missing] == [("1.5", "1", "no record")]
+    flat = [m for m in metrics if len({r["metrics"][m] for r in recs}) == 1]   # e.g. epochs: the same in every run
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{m}.png" for m in metrics if m not in flat)
+    assert not flat or "so not plotted: " + ", ".join(f"`{m}`" for m in flat) + "." in md

@@ -1,9 +1,6 @@
 """python -m sparselab.reports.sweep: a table and plots for any hand sweep, from its run records alone (issue 23)."""
-import os
 import re
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -11,8 +8,6 @@ import pytest
 
 from sparselab.engine import record
 from sparselab.reports import sweep
-
-PROJECT = Path(__file__).resolve().parents[1]
 
 
 def _rec(root: Path, name: str, alpha, seed, status="finished", metrics=None, error=None, **extra_cfg):
@@ -129,53 +124,8 @@ def test_user_errors_are_one_line_exit_2(tmp_path, capsys, case):
     assert not (tmp_path / "runs" / "sweep").exists()
 
 
-@pytest.mark.slow
-def test_real_smoke_alpha_sweep_table_matches_records(tmp_path):
-    """A 3-point smoke α sweep with 2 seeds (Peters inflection, 40 steps each), then the sweep command;
-    every cell of its table is the mean ± std of the records' metrics."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", SPARSELAB_COMPILE="0", WANDB_MODE="offline", WANDB_SILENT="true",
-               HYDRA_FULL_ERROR="0", PYTHONPATH=str(PROJECT / "src"))
-    env.pop("SPARSELAB_DATA", None)
-    runs = tmp_path / "runs"
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "-m", "experiment=peters2019/table1_medium",
-                           "profile=smoke", "mapping.alpha=1.0,1.5,2.0", "mapping.attn_alpha=1.5", "seed=0,1",
-                           f"paths.runs={runs}", "logger=none"],
-                          cwd=PROJECT, env=env, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = tmp_path / "table"
-    proc = subprocess.run([sys.executable, "-m", "sparselab.reports.sweep", str(runs), "--by", "mapping.alpha",
-                           "--out", str(out)], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "6 records, 3 groups by mapping.alpha" in proc.stdout
-
-    recs = record.find(runs, status=None)
-    assert len(recs) == 6 and all(r["status"] == "finished" for r in recs)
-    by_alpha: dict[float, list[dict]] = {}
-    for r in recs:
-        by_alpha.setdefault(r["config"]["mapping"]["alpha"], []).append(r)
-    metrics = sorted(recs[0]["metrics"])
-    assert {"acc", "edit_distance", "out_support", "attn_support"} <= set(metrics)
-
-    md = (out / "sweep.md").read_text()
-    rows = _table(md)
-    assert [r["mapping.alpha"] for r in rows] == ["1.0", "1.5", "2.0"]
-    assert list(rows[0]) == ["mapping.alpha", "n", *metrics]
-    csv = pd.read_csv(out / "sweep.csv")
-    for row, (alpha, group), (_, crow) in zip(rows, sorted(by_alpha.items()), csv.iterrows()):
-        assert float(row["mapping.alpha"]) == alpha and row["n"] == "2"
-        assert sorted(r["config"]["seed"] for r in group) == [0, 1]
-        for m in metrics:
-            vals = [r["metrics"][m] for r in group]
-            mean, std = _mean_std(row[m])
-            # the Markdown shows 4 significant digits; the CSV keeps full precision
-            assert mean == pytest.approx(statistics.mean(vals), rel=5e-4, abs=1e-12), (alpha, m)
-            assert std == pytest.approx(statistics.stdev(vals), rel=5e-4, abs=1e-12), (alpha, m)
-            assert crow[f"{m}_mean"] == pytest.approx(statistics.mean(vals), rel=1e-12, abs=1e-12)
-            assert crow[f"{m}_std"] == pytest.approx(statistics.stdev(vals), rel=1e-9, abs=1e-12)
-    assert "None." in _section(md, "## Failed")
-    flat = [m for m in metrics if len({r["metrics"][m] for r in recs}) == 1]   # e.g. epochs: the same in every run
-    assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{m}.png" for m in metrics if m not in flat)
-    assert not flat or "so not plotted: " + ", ".join(f"`{m}`" for m in flat) + "." in md
+# The sweep command on real smoke records: test_real_smoke_alpha_sweep_table_matches_records in
+# tests/test_peters2019_pipeline.py, on the Peters smoke plan's Table 1 runs.
 
 
 def test_a_metric_constant_over_the_runs_is_tabled_not_plotted(tmp_path):
