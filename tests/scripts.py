@@ -53,3 +53,16 @@ def rebuild_diagnosis(script: str, stored: Path, tmp_path: Path) -> str:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return out.read_text(encoding="utf-8")
+
+
+def validations_saved(runs: Path) -> int:
+    """Validations recorded in the job's last.ckpt (0 while there is none, or it is being written); read as the
+    resumed job reads it, with weights_only=True (no unpickling of arbitrary objects)."""
+    import torch
+
+    for p in runs.rglob("checkpoints/last.ckpt"):
+        try:
+            return len(torch.load(p, map_location="cpu", weights_only=True)["sparselab"]["history"])
+        except Exception:
+            return 0
+    return 0

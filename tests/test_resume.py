@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from scripts import validations_saved
+
 PROJECT = Path(__file__).resolve().parents[1]
 PIPELINE = PROJECT / "pipelines" / "martins2016.py"
 SWEEP = "martins2016/figure3_label_proportions"
@@ -85,19 +87,6 @@ def job(runs: Path, overrides: list[str], **popen):
            "SPARSELAB_COMPILE": "0"}
     cmd = [sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"]
     return subprocess.Popen(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen)
-
-
-def validations_saved(runs: Path) -> int:
-    """Validations recorded in the job's last.ckpt (0 while there is none, or it is being written); read as the
-    resumed job reads it, with weights_only=True (no unpickling of arbitrary objects)."""
-    import torch
-
-    for p in runs.rglob("checkpoints/last.ckpt"):
-        try:
-            return len(torch.load(p, map_location="cpu", weights_only=True)["sparselab"]["history"])
-        except Exception:
-            return 0
-    return 0
 
 
 def the_record(runs: Path) -> dict:

@@ -16,6 +16,7 @@ import pytest
 
 from .conftest import PROJECT
 from .terminal import TerminalJob, screen_lines
+from scripts import validations_saved
 
 # validation at every epoch end (19 batches an epoch): a resume from such a checkpoint is the one that made Lightning
 # warn twice; 80 steps, so the resumed attempt trains more than the warm-up it leaves out of its throughput
@@ -27,17 +28,6 @@ LINE = "interrupted: by SIGTERM; finished jobs are kept and a running job is rec
 RESUME_WARNINGS = ("could not find the monitored key", "exists and is not empty")
 
 pytestmark = pytest.mark.slow
-
-
-def _validations_saved(runs: Path) -> int:
-    import torch
-
-    for p in runs.rglob("checkpoints/last.ckpt"):
-        try:
-            return len(torch.load(p, map_location="cpu", weights_only=True)["sparselab"]["history"])
-        except Exception:
-            return 0
-    return 0
 
 
 def _record(runs: Path) -> tuple[Path, dict]:
@@ -54,7 +44,7 @@ def attempts(tmp_path_factory):
     cmd = [sys.executable, "-m", "sparselab.run", *JOB]
     first = TerminalJob(cmd, cwd=PROJECT, env=env)
     deadline = time.time() + 300
-    while _validations_saved(runs) < 2 and first.proc.poll() is None and time.time() < deadline:
+    while validations_saved(runs) < 2 and first.proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
     first.proc.send_signal(signal.SIGTERM)
     rc1 = first.wait(120)

@@ -520,8 +520,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                                               + "\n## The paper's claims on BLEU (rows of `claims.md`)\n\n"
                                               + table([c for c in found if c.section == claims.S4]), runs))
     rule_line = alpha_rule.summary(rule, alpha_lr) if rule else ""
-    alpha_lines = [x for x in reductions(profile, options, recs, ref, rule_line)
-                   if x.startswith(("scaling rule — α", "α rule"))]
+    settings = reductions(profile, options, recs, ref, rule_line)     # composes the paper profile: once
+    alpha_lines = [x for x in settings if x.startswith(("scaling rule — α", "α rule"))]
     text = analysis.write(out, profile, options, recs, ref, alpha_lines)
     text += claims.per_head_section(analysed_runs) + ("\nThe claims these numbers test: `claims.md`. The paper's §5 "
                                                       "analyses are on en-de WMT14; ours on de-en Multi30k.\n")
@@ -531,7 +531,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     # the left-out runs too: the table names them, and --report-only from these files names them again
     write_configs(out, [*recs, *controls, *others], runs)
     write_extras(out, [*recs, *controls, *others], runs)
-    note = "; ".join(reductions(profile, options, recs, ref, rule_line))
+    note = "; ".join(settings)
     write_index(out, f"Correia, Niculae & Martins (2019) — adaptively sparse Transformers, profile {profile}",
                 index_items(out), recs, notes=note, runs=runs, profile=profile, claims=found)
     return recs
