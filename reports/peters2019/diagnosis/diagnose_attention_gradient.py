@@ -23,9 +23,11 @@ exp(attention entropy), the share of decoder steps attending to exactly one posi
 highest attention scores, and the scorer's gradient norm (averaged over the steps since the last line) and its
 ratio to the output layer's. ``--standardize TAU`` is the intervention that keeps the scores' scale fixed.
 
-    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 --out diag.jsonl
-    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --summary diag.jsonl > diag.md      (a table per arm)
-    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --compare 1600 a.jsonl b.jsonl > side_by_side.md  (a row per arm)
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 \
+        --out diag.jsonl
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --summary diag.jsonl > diag.md  (a table per arm)
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --compare 1600 a.jsonl b.jsonl \
+        > side_by_side.md                                                                      (a row per arm)
 """
 from __future__ import annotations
 
@@ -135,7 +137,8 @@ def summary(path: Path) -> str:
     for r in measurements(path):
         arms.setdefault(arm_name(r, with_lr=True), []).append(r)
     out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
-           f"Written by `python reports/peters2019/diagnosis/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
+           "Written by `python reports/peters2019/diagnosis/diagnose_attention_gradient.py "
+           f"--summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
            "reports/peters2019/diagnosis/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--standardize TAU] --steps 1600 "
            f"--every 100 --out {path.name}` (cpu profile, medium, 10 languages, seed 0 unless the arm names another, 1 thread). The dev sample "

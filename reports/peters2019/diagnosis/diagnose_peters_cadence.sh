@@ -8,7 +8,8 @@
 #   V1:  the committed cadence (every epoch, patience 5) is the committed grid itself (reports/peters2019/cpu)
 # Usage (from a clean clone, so later edits do not change running code):
 #   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python reports/peters2019/diagnosis/diagnose_peters_cadence.sh [N]
-# Summary: python reports/peters2019/diagnosis/diagnose_peters_summary.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/cadence_logs.
+# Summary: python reports/peters2019/diagnosis/diagnose_peters_summary.py $SPARSELAB_RUNS;
+# logs under $SPARSELAB_RUNS/cadence_logs.
 source "$(dirname "$0")/../../diagnosis_lib/diagnose_lib.sh"
 N=${1:-2}
 

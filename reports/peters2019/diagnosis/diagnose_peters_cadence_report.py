@@ -1,11 +1,13 @@
 """The cadence diagnosis of issue 32 as a report (``reports/peters2019/diagnosis/cadence.md``), from run records only.
 
-    python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT [--out reports/peters2019/diagnosis/cadence.md]
+    python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT \
+        [--out reports/peters2019/diagnosis/cadence.md]
 
 Compares, for output α 1 × attention α {1, 2} (seed 0, cpu profile), the grid committed before issue 32's plan (validation
 every epoch, patience 5; its two records and their per-language rows, taken from ``reports/peters2019/cpu/`` at
 956eb03, are kept beside this report as ``cadence_every_epoch_runs.jsonl`` and ``..._per_language.csv``) with the runs of
-``reports/peters2019/diagnosis/diagnose_peters_cadence.sh`` (validation every 10 epochs, patience 3 validations, 400-epoch guard), and
+``reports/peters2019/diagnosis/diagnose_peters_cadence.sh`` (validation every 10 epochs, patience 3 validations,
+400-epoch guard), and
 both with the shared task's non-neural baseline on the same languages (``peters2019/baseline_medium``, cpu):
 dev curves, lr halvings, why each run stopped, and test accuracy per language.
 """
@@ -97,7 +99,8 @@ def main() -> None:
                 curves.append([f"{cell[0]:g} / {cell[1]:g}", name, " ".join(
                     f"e{h['epoch'] + 1}:{h['val_acc']:.1f}" for h in r["extra"]["history"])])
     text = ("# Issue 32: does the validation cadence explain the cpu grid's deficit?\n\n" + __doc__.split("\n\n")[2]
-            .replace("\n", " ") + " Epochs are 1-based.\n\nBuilt by `python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
+            .replace("\n", " ") + " Epochs are 1-based.\n\n"
+            "Built by `python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
     base_acc = f"{base['metrics']['acc']:.2f}" if base else "not run"
     text += f"Non-neural baseline, test accuracy on the same 10 languages: **{base_acc}**.\n\n"
     text += md_table(["output α / attention α", "cadence", "epochs", "updates", "best epoch", "lr halvings",

@@ -1,4 +1,5 @@
-"""Summary of the issue-20 diagnostic runs (reports/peters2019/diagnosis/diagnose_peters_collapse.sh), read from their run records.
+"""Summary of the issue-20 diagnostic runs (``diagnose_peters_collapse.sh``, beside this script), read from their run
+records.
 
     python reports/peters2019/diagnosis/diagnose_peters_summary.py [RUNS_ROOT]      (default: $SPARSELAB_RUNS)
 
