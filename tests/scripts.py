@@ -1,4 +1,4 @@
-"""Load a repository script (a pipeline or a benchmark: files outside the package) as a module, for tests."""
+"""Load a repository script (a pipeline, a benchmark or a diagnosis: files outside the package) as a module, for tests."""
 from __future__ import annotations
 
 import importlib.util
@@ -43,8 +43,8 @@ def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Pat
 
 
 def rebuild_diagnosis(script: str, stored: Path, tmp_path: Path) -> str:
-    """Run a diagnosis report script (``benchmarks/...``) on its stored ``.jsonl`` into ``tmp_path``; the text it
-    wrote, which a test compares with the committed report beside ``stored``."""
+    """Run a diagnosis report script (``reports/<paper>/diagnosis/...``) on its stored ``.jsonl`` into ``tmp_path``;
+    the text it wrote, which a test compares with the committed report beside ``stored``."""
     import subprocess
     import sys
 

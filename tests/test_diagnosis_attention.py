@@ -10,7 +10,7 @@ HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
 
 
 def script():
-    return load_script("benchmarks/diagnose_attention_gradient.py", "diagnose")
+    return load_script("reports/peters2019/diagnosis/diagnose_attention_gradient.py", "diagnose")
 
 
 def rows(attn_alpha, alpha=1.0, init="default", name="attention_collapse", standardize=None, seed=0):

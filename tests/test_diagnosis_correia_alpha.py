@@ -1,13 +1,11 @@
 """reports/correia2019/diagnosis/alpha_lr.md: the committed table is what the diagnosis script writes from its stored
 records, and the records hold what the cpu α rule rests on (H1: α's room to travel decides whether heads turn)."""
 import json
-import sys
 
 from scripts import PROJECT, load_script, rebuild_diagnosis
 
 HERE = PROJECT / "reports" / "correia2019" / "diagnosis"
-SCRIPT = "benchmarks/diagnose_correia_alpha_report.py"
-sys.path.insert(0, str(PROJECT / "benchmarks"))
+SCRIPT = "reports/correia2019/diagnosis/diagnose_correia_alpha_report.py"
 diag = load_script(SCRIPT, "diagnose_correia_alpha_report")
 
 

@@ -5,7 +5,7 @@ import json
 from scripts import PROJECT, rebuild_diagnosis
 
 HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
-SCRIPT = "benchmarks/diagnose_peters_mt_cadence_report.py"
+SCRIPT = "reports/peters2019/diagnosis/diagnose_peters_mt_cadence_report.py"
 
 
 def records() -> dict:

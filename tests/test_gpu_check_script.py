@@ -1,4 +1,4 @@
-"""benchmarks/gpu_check.sh's control flow, with a stub interpreter (CI has no GPU): every step runs and is logged
+"""benchmarks/gpu/gpu_check.sh's control flow, with a stub interpreter (CI has no GPU): every step runs and is logged
 with its exit status, the wheels are installed first when WHEELS is set, and the 1.5-entmax job runs a second time
 without torch.compile in its own runs folder (same config, so the same job identity: a shared folder would lock it)."""
 import os
@@ -18,8 +18,8 @@ def test_every_step_runs_and_the_nocompile_job_gets_its_own_runs_folder(tmp_path
     out, calls, runs = tmp_path / "out", tmp_path / "calls.txt", tmp_path / "runs"
     env = {**{k: v for k, v in os.environ.items() if k != "SPARSELAB_COMPILE"}, "OUT": str(out), "PY": str(stub), "CALLS": str(calls), "SPARSELAB_RUNS": str(runs),
            "WHEELS": str(tmp_path / "wheels")}
-    proc = subprocess.run(["bash", "benchmarks/gpu_check.sh"], cwd=PROJECT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(["bash", "benchmarks/gpu/gpu_check.sh"], cwd=PROJECT, env=env, capture_output=True,
+                          text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     steps = [line.split(":")[0].removeprefix("step ") for line in (out / "steps.log").read_text().splitlines()]
     assert steps[:5] == ["wheels", "env", "kernels", "attention", "speed"]

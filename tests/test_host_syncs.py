@@ -1,6 +1,6 @@
 """Issue 19, syncs out of the hot paths: in a Transformer training step (smoke sizes, CPU) the only host reads of
 tensor values are the documented ones of the mappings (docs/running.md "Running on a cluster", host syncs), none from the
-model, the LightningModule or α's validation; counted by ``benchmarks/count_host_syncs.py``."""
+model, the LightningModule or α's validation; counted by ``benchmarks/probes/count_host_syncs.py``."""
 from __future__ import annotations
 
 import pytest
@@ -11,7 +11,7 @@ from sparselab.mappings import _compile
 
 from scripts import load_script
 
-BENCH = PROJECT_ROOT / "benchmarks" / "count_host_syncs.py"
+BENCH = PROJECT_ROOT / "benchmarks" / "probes" / "count_host_syncs.py"
 
 # file:line prefixes allowed, each with the reason it stays (docs/running.md)
 ALLOWED = (
@@ -24,8 +24,8 @@ ALLOWED = (
 
 
 def _load(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH.parent))
-    return load_script("benchmarks/count_host_syncs.py")
+    monkeypatch.syspath_prepend(str(BENCH.parents[1]))        # benchmarks/: the speed benchmark it builds on
+    return load_script("benchmarks/probes/count_host_syncs.py")
 
 
 @pytest.mark.slow

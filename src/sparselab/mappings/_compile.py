@@ -48,7 +48,7 @@ _RECOMPILE_LIMIT = 64
 # specialize_float=False: the second alpha recompiles the kernel with eps as a
 # symbolic float, that graph is then tried first for every alpha, and the
 # fixed-alpha backward ran 8-9x slower (measured;
-# benchmarks/bench_alpha_recompile.py).  A sweep sees a handful of alphas, well
+# benchmarks/probes/bench_alpha_recompile.py).  A sweep sees a handful of alphas, well
 # under _RECOMPILE_LIMIT; a learned alpha is a tensor and does not recompile.
 SPECIALIZE_FLOAT: bool = True
 

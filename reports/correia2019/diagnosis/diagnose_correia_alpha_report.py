@@ -4,8 +4,9 @@ committed 12,000-step runs at α lr = lr (seeds 0 and 1) from ``reports/correia2
 seed noise at equal steps), stores what it
 read beside the report (``alpha_lr.jsonl``) and writes ``reports/correia2019/diagnosis/alpha_lr.md``.
 
-    python benchmarks/diagnose_correia_alpha_report.py $SPARSELAB_RUNS     # from the runs
-    python benchmarks/diagnose_correia_alpha_report.py reports/correia2019/diagnosis/alpha_lr.jsonl   # rebuild
+    python reports/correia2019/diagnosis/diagnose_correia_alpha_report.py $SPARSELAB_RUNS     # from the runs
+    python reports/correia2019/diagnosis/diagnose_correia_alpha_report.py \
+        reports/correia2019/diagnosis/alpha_lr.jsonl                         # rebuild
 
 A head *fell then rose* when its α went at least DELTA below its start and ended at least DELTA above its lowest
 value; its *turn* is the step of that lowest value. DELTA is fixed here, before the runs were read.
@@ -18,7 +19,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]   # reports/correia2019/diagnosis/ -> the checkout
 sys.path.insert(0, str(ROOT / "src"))
 OUT = ROOT / "reports" / "correia2019" / "diagnosis" / "alpha_lr.md"
 EXPERIMENT = "correia2019/table1_bleu"
@@ -95,8 +96,9 @@ def val_at(rec: dict, step: int) -> float | None:
 
 def render(rows: list[dict], paper_room: float | None, paper: dict | None = None) -> str:
     lines = ["# Correia cpu: how far can the learned α travel? (α learning-rate diagnosis)", "",
-             "Built by `benchmarks/diagnose_correia_alpha_report.py` from the runs of "
-             "`benchmarks/diagnose_correia_alpha.sh` (α-entmax, de-en Multi30k, seed 0, the cpu profile with α's "
+             "Built by `reports/correia2019/diagnosis/diagnose_correia_alpha_report.py` from the runs of "
+             "`reports/correia2019/diagnosis/diagnose_correia_alpha.sh` (α-entmax, de-en Multi30k, seed 0, "
+             "the cpu profile with α's "
              "peak lr scaled, first 4,000 steps of the 12,000-step schedule) and the committed 12,000-step run at "
              "α lr = lr (the 1x control, seeds 0 and 1, read at the same step). "
              f"A head *fell then rose* when its α went ≥ {DELTA} below its start and ended ≥ {DELTA} above its lowest "

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The wheels a lent GPU machine needs for benchmarks/gpu_check.sh, fetched here (the lent machine reaches no
+# The wheels a lent GPU machine needs for benchmarks/gpu/gpu_check.sh, fetched here (the lent machine reaches no
 # registry): what the project imports on that path and the machine's image lacks, for its Python 3.12 on x86_64.
 # The image's own packages (torch, triton, lightning, numpy, pandas, requests, ...) are left out, as its package
 # list in the device tool's KINDS.md names them; antlr4 (omegaconf's parser) has no wheel on PyPI and is built here.
-#     bash benchmarks/gpu_wheels.sh DIR        # then carry DIR and run: OUT=... WHEELS=DIR bash benchmarks/gpu_check.sh
+#     bash benchmarks/gpu/gpu_wheels.sh DIR
+# then carry DIR to the machine and run: OUT=... WHEELS=DIR bash benchmarks/gpu/gpu_check.sh
 set -euo pipefail
 DIR=${1:?usage: gpu_wheels.sh DIR}
 PY=${PYTHON:-.venv/bin/python}

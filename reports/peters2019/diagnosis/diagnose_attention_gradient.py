@@ -23,9 +23,11 @@ exp(attention entropy), the share of decoder steps attending to exactly one posi
 highest attention scores, and the scorer's gradient norm (averaged over the steps since the last line) and its
 ratio to the output layer's. ``--standardize TAU`` is the intervention that keeps the scores' scale fixed.
 
-    python benchmarks/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 --out diag.jsonl
-    python benchmarks/diagnose_attention_gradient.py --summary diag.jsonl > diag.md      (a table per arm)
-    python benchmarks/diagnose_attention_gradient.py --compare 1600 a.jsonl b.jsonl > side_by_side.md  (a row per arm)
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --attn-alpha 2 --init zero --steps 1600 \
+        --out diag.jsonl
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --summary diag.jsonl > diag.md  (a table per arm)
+    python reports/peters2019/diagnosis/diagnose_attention_gradient.py --compare 1600 a.jsonl b.jsonl \
+        > side_by_side.md                                                                      (a row per arm)
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from pathlib import Path
 
 import torch
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[3]   # reports/peters2019/diagnosis/ -> the checkout
 
 
 def config(attn_alpha: float, alpha: float, extra: list[str]):
@@ -135,9 +137,10 @@ def summary(path: Path) -> str:
     for r in measurements(path):
         arms.setdefault(arm_name(r, with_lr=True), []).append(r)
     out = [f"# Issue 20 diagnosis: {path.stem.replace('_', ' ')}", "",
-           f"Written by `python benchmarks/diagnose_attention_gradient.py --summary {path.name}` from the measurements "
+           "Written by `python reports/peters2019/diagnosis/diagnose_attention_gradient.py "
+           f"--summary {path.name}` from the measurements "
            f"in `{path.name}` (one JSON line each, with its arm's settings). Each arm was run as `python "
-           "benchmarks/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--standardize TAU] --steps 1600 "
+           "reports/peters2019/diagnosis/diagnose_attention_gradient.py --attn-alpha A [--alpha B] [--init zero] [--standardize TAU] --steps 1600 "
            f"--every 100 --out {path.name}` (cpu profile, medium, 10 languages, seed 0 unless the arm names another, 1 thread). The dev sample "
            "is 100 words per language; 'attended positions' counts nonzero weights, so softmax attention always "
            "counts the whole source. Scorer = the attention's W_a; its gradient norm is averaged over the steps "
@@ -167,7 +170,7 @@ def compare(paths: list[Path], step: int) -> str:
     order = sorted(arms.values(), key=lambda r: (r["attn_alpha"], r.get("standardize") is not None,
                                                  r.get("standardize") or 0, r["overrides"], r["alpha"]))
     out = [f"# Issue 20 diagnosis: the arms side by side at step {step:,}", "",
-           f"Written by `python benchmarks/diagnose_attention_gradient.py --compare {step} "
+           f"Written by `python reports/peters2019/diagnosis/diagnose_attention_gradient.py --compare {step} "
            + " ".join(p.name for p in paths) + "` from the stored measurements (each arm's own table is in the "
            "file named in its row). Same settings as there: cpu profile, medium, 10 languages, 1 thread, the dev "
            "sample of 100 words per language; `–`: not measured by that file's version of the script.", "",

@@ -1,7 +1,8 @@
 """Where the time of learned-α entmax goes (issue 13: the learned per-row α path is the one that misses its
 speed target). A profile, not a benchmark of record: ``bench_mappings.py`` gives the ratios.
 
-    OMP_NUM_THREADS=2 .venv/bin/python benchmarks/profile_learned_alpha.py [--shape 32 8 64 64] [--steps 10]
+    OMP_NUM_THREADS=2 .venv/bin/python reports/bench/diagnosis/profile_learned_alpha.py [--shape 32 8 64 64] \
+        [--steps 10]
 
 For softmax, fixed α = 1.5 (the u² kernel), fixed α = 1.3 (a general power, like a learned α) and a learned α
 per row (a tensor that needs a gradient, as in the adaptively sparse Transformer): forward+backward steps timed
@@ -21,7 +22,7 @@ from pathlib import Path
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "src"))   # reports/bench/diagnosis/ -> the checkout
 import sparselab.mappings as M
 
 

@@ -7,9 +7,10 @@
 #        profile's, = 30 epochs), 400-epoch guard (the issue's probe hit a 100-epoch cap with dev still rising)
 #   V1:  the committed cadence (every epoch, patience 5) is the committed grid itself (reports/peters2019/cpu)
 # Usage (from a clean clone, so later edits do not change running code):
-#   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_peters_cadence.sh [N]
-# Summary: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS; logs under $SPARSELAB_RUNS/cadence_logs.
-source "$(dirname "$0")/diagnose_lib.sh"
+#   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python reports/peters2019/diagnosis/diagnose_peters_cadence.sh [N]
+# Summary: python reports/peters2019/diagnosis/diagnose_peters_summary.py $SPARSELAB_RUNS;
+# logs under $SPARSELAB_RUNS/cadence_logs.
+source "$(dirname "$0")/../../diagnosis_lib/diagnose_lib.sh"
 N=${1:-2}
 
 COMMON="trainer.check_val_every_n_epoch=10 trainer.max_epochs=400 task.early_stopping_patience=3"

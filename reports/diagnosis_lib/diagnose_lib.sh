@@ -1,10 +1,11 @@
-# Sourced by the diagnosis scripts (benchmarks/diagnose_peters_*.sh): from the checkout's root, with SPARSELAB_RUNS
+# Sourced by the diagnosis scripts (reports/*/diagnosis/diagnose_*.sh): from the checkout's root, with SPARSELAB_RUNS
 # outside it and one thread per job,
 #   run_jobs N LOGS "PREFIX" < jobs    (one job a line: "name override...")
 # runs `$PY -m sparselab.run PREFIX override...` for each job, N at a time, its output in LOGS/name.log and its
 # start / end in LOGS/progress.log. PYTHON names the interpreter (default python).
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[1]}")/.."
+# the checkout's root, two folders above this one (reports/diagnosis_lib/)
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 : "${SPARSELAB_RUNS:?set SPARSELAB_RUNS to a folder outside the checkout}"
 export SPARSELAB_RUNS OMP_NUM_THREADS=1 PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 PY=${PYTHON:-python}

@@ -15,10 +15,12 @@
 # but within ~10 epochs at lr 3e-3, so B separates the rules sooner); a finished job is skipped on a re-run.
 #
 # Usage (from a clean clone of the branch, so later edits do not change running code):
-#   SPARSELAB_RUNS=/work/runs_diag PYTHON=/work/main/.venv/bin/python benchmarks/diagnose_peters_collapse.sh [N]
-# Summary from the records: python benchmarks/diagnose_peters_summary.py $SPARSELAB_RUNS (epochs 1-based);
+#   SPARSELAB_RUNS=/work/runs_diag PYTHON=/work/main/.venv/bin/python \
+#     reports/peters2019/diagnosis/diagnose_peters_collapse.sh [N]
+# Summary from the records: python reports/peters2019/diagnosis/diagnose_peters_summary.py $SPARSELAB_RUNS
+# (epochs 1-based);
 # the records are under $SPARSELAB_RUNS/cpu/peters2019/table1_medium, logs under $SPARSELAB_RUNS/diagnose_logs.
-source "$(dirname "$0")/diagnose_lib.sh"
+source "$(dirname "$0")/../../diagnosis_lib/diagnose_lib.sh"
 N=${1:-2}
 GROUPS_IN_ORDER=("${@:2}")
 [ ${#GROUPS_IN_ORDER[@]} -gt 0 ] || GROUPS_IN_ORDER=(A B C D E)

@@ -1,11 +1,13 @@
 """The cadence diagnosis of issue 32 as a report (``reports/peters2019/diagnosis/cadence.md``), from run records only.
 
-    python benchmarks/diagnose_peters_cadence_report.py RUNS_ROOT [--out reports/peters2019/diagnosis/cadence.md]
+    python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT \
+        [--out reports/peters2019/diagnosis/cadence.md]
 
 Compares, for output α 1 × attention α {1, 2} (seed 0, cpu profile), the grid committed before issue 32's plan (validation
 every epoch, patience 5; its two records and their per-language rows, taken from ``reports/peters2019/cpu/`` at
 956eb03, are kept beside this report as ``cadence_every_epoch_runs.jsonl`` and ``..._per_language.csv``) with the runs of
-``benchmarks/diagnose_peters_cadence.sh`` (validation every 10 epochs, patience 3 validations, 400-epoch guard), and
+``reports/peters2019/diagnosis/diagnose_peters_cadence.sh`` (validation every 10 epochs, patience 3 validations,
+400-epoch guard), and
 both with the shared task's non-neural baseline on the same languages (``peters2019/baseline_medium``, cpu):
 dev curves, lr halvings, why each run stopped, and test accuracy per language.
 """
@@ -19,8 +21,7 @@ from pathlib import Path
 from sparselab.engine import record
 from sparselab.reports.tables import md_table
 
-PROJECT = Path(__file__).resolve().parents[1]
-HERE = PROJECT / "reports" / "peters2019" / "diagnosis"
+HERE = Path(__file__).resolve().parent          # reports/peters2019/diagnosis/: the report and its frozen inputs
 # the earlier protocol's two runs, frozen: the committed cpu report now holds issue 32's plan
 EARLIER_RUNS, EARLIER_LANGUAGES = HERE / "cadence_every_epoch_runs.jsonl", HERE / "cadence_every_epoch_per_language.csv"
 CELLS = ((1.0, 1.0), (1.0, 2.0))
@@ -77,7 +78,7 @@ def stop_reason(rec) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", type=Path)
-    ap.add_argument("--out", type=Path, default=PROJECT / "reports" / "peters2019" / "diagnosis" / "cadence.md")
+    ap.add_argument("--out", type=Path, default=HERE / "cadence.md")
     args = ap.parse_args()
     old, old_lang = committed_runs(), committed_languages()
     new, base = new_runs(args.runs)
@@ -98,7 +99,8 @@ def main() -> None:
                 curves.append([f"{cell[0]:g} / {cell[1]:g}", name, " ".join(
                     f"e{h['epoch'] + 1}:{h['val_acc']:.1f}" for h in r["extra"]["history"])])
     text = ("# Issue 32: does the validation cadence explain the cpu grid's deficit?\n\n" + __doc__.split("\n\n")[2]
-            .replace("\n", " ") + " Epochs are 1-based.\n\nBuilt by `python benchmarks/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
+            .replace("\n", " ") + " Epochs are 1-based.\n\n"
+            "Built by `python reports/peters2019/diagnosis/diagnose_peters_cadence_report.py RUNS_ROOT`.\n\n")
     base_acc = f"{base['metrics']['acc']:.2f}" if base else "not run"
     text += f"Non-neural baseline, test accuracy on the same 10 languages: **{base_acc}**.\n\n"
     text += md_table(["output α / attention α", "cadence", "epochs", "updates", "best epoch", "lr halvings",

@@ -2,8 +2,8 @@
 (H5: it learns more slowly), or about as well while generalising worse (H4: at this data size it is limited by
 regularisation, which ``model.dropout=0.5`` tests)?
 
-    python benchmarks/diagnose_peters_mt_fit.py RUNS_ROOT... [--out reports/peters2019/diagnosis/mt_fit.md]
-    python benchmarks/diagnose_peters_mt_fit.py reports/peters2019/diagnosis/mt_fit.jsonl   # rebuild the table
+    python reports/peters2019/diagnosis/diagnose_peters_mt_fit.py RUNS_ROOT... [--out reports/peters2019/diagnosis/mt_fit.md]
+    python reports/peters2019/diagnosis/diagnose_peters_mt_fit.py reports/peters2019/diagnosis/mt_fit.jsonl  # rebuild
 
 Every finished ja-en seed-0 run of ``peters2019/table2_mt`` in the runs folders given (the cadence diagnosis' runs
 and the chosen protocol's): its saved model (the selected checkpoint), teacher-forced, in eval mode, on a fixed sample of
@@ -111,7 +111,8 @@ def main() -> None:
         store(args.out, rows)
     text = ("# Issue 32: does ja-en softmax fit its training set worse, or generalise worse?\n\n"
             + " ".join(__doc__.split("\n\n")[0].split()) + "\n\n"
-            + " ".join(__doc__.split("\n\n")[2].split()) + "\n\nBuilt by `python benchmarks/diagnose_peters_mt_fit.py "
+            + " ".join(__doc__.split("\n\n")[2].split())
+            + "\n\nBuilt by `python reports/peters2019/diagnosis/diagnose_peters_mt_fit.py "
             f"RUNS_ROOT...`; training sample: {N_TRAIN:,} pairs drawn with seed {SAMPLE_SEED}.\n\n")
     args.out.write_text(text + table(rows), encoding="utf-8")
     print(f"wrote {args.out}")

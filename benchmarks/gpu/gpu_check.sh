@@ -2,9 +2,9 @@
 # The GPU check of the `paper` profile (issue 19's GPU item), as one script for a CUDA machine, run from the
 # repository root with the package importable (installed, or PYTHONPATH=src):
 #
-#     OUT=DIR [WHEELS=DIR] bash benchmarks/gpu_check.sh [SUITE_SECONDS]
+#     OUT=DIR [WHEELS=DIR] bash benchmarks/gpu/gpu_check.sh [SUITE_SECONDS]
 #
-# WHEELS: a folder of wheels for what the machine's image lacks (benchmarks/gpu_wheels.sh builds it here; a lent
+# WHEELS: a folder of wheels for what the machine's image lacks (benchmarks/gpu/gpu_wheels.sh builds it here; a lent
 # machine reaches no registry), installed first with pip --no-index.
 #
 # Each step writes DIR/<step>.log and has its own time limit, so one that hangs cannot take the others with it.
@@ -78,7 +78,7 @@ find "$SPARSELAB_RUNS" -name run.json -exec cat {} + > "$OUT/records.json" 2>/de
 
 if [ "${EXTRA:-0}" = 1 ]; then
     step cuda 90 $PY -m pytest -p no:cacheprovider tests/test_mappings_syncs.py tests/test_training_timing.py -rA
-    step syncs 75 $PY benchmarks/count_host_syncs.py --profile paper --device cuda --precision bf16-mixed \
+    step syncs 75 $PY benchmarks/probes/count_host_syncs.py --profile paper --device cuda --precision bf16-mixed \
         --steps 5 --out "$OUT/syncs.md"
 fi
 # everything in one file as well, to copy off the node (a lent machine here returns at most 8 files)

@@ -1,14 +1,17 @@
 """The MT cadence diagnosis of issue 32 as a report (``reports/peters2019/diagnosis/mt_cadence.md``), from run
 records only.
 
-    python benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT... [--out reports/peters2019/diagnosis/mt_cadence.md]
-    python benchmarks/diagnose_peters_mt_cadence_report.py reports/peters2019/diagnosis/mt_cadence.jsonl  # rebuild
+    python reports/peters2019/diagnosis/diagnose_peters_mt_cadence_report.py RUNS_ROOT... \
+        [--out reports/peters2019/diagnosis/mt_cadence.md]
+    python reports/peters2019/diagnosis/diagnose_peters_mt_cadence_report.py \
+        reports/peters2019/diagnosis/mt_cadence.jsonl                     # rebuild
 
 From a runs folder it also writes the records it read, slimmed, beside the report (``mt_cadence.jsonl``): the
 committed table is rebuilt from them (tests/test_diagnosis_mt_cadence.py).
 
 ja-en, seed 0, cpu profile, the 15,000-step budget with no early stopping (the protocol before the diagnosis):
-softmax and 1.5-entmax with validation every 250 steps and every 1,500 (``benchmarks/diagnose_peters_mt_cadence.sh``).
+softmax and 1.5-entmax with validation every 250 steps and every 1,500
+(``reports/peters2019/diagnosis/diagnose_peters_mt_cadence.sh``).
 H1: the 250-step cadence halves softmax's learning rate too early; H2: softmax learns more slowly per update at any
 cadence; H3 (if H2): is it softmax's output or its attention? (softmax output with 1.5-entmax attention). Beside them, the three mappings under the protocol the diagnosis chose (validation every 1,500 steps,
 early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 steps), where finished.
@@ -96,7 +99,8 @@ def main() -> None:
     rows = [row(label, cad, diag.get((a, b, cad))) for a, b, cad, label in DESIGN]
     text = ("# Issue 32: why does ja-en softmax end far below 1.5-entmax?\n\n"
             + " ".join(next(p for p in __doc__.split("\n\n") if p.startswith("ja-en")).split()) + "\n\nBuilt by `python "
-            "benchmarks/diagnose_peters_mt_cadence_report.py RUNS_ROOT...`. Validation token accuracy is teacher-forced "
+            "reports/peters2019/diagnosis/diagnose_peters_mt_cadence_report.py RUNS_ROOT...`. "
+            "Validation token accuracy is teacher-forced "
             "on small_parallel_enja/dev; BLEU on its test set (beam 5). *Still rising*: the report's rule "
             f"({mt.convergence_rule_text()}).\n\n## The diagnosis: 15,000 steps, no early stopping\n\n")
     text += md_table(hdr, rows)

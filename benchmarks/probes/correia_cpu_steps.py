@@ -1,7 +1,7 @@
 """Seconds per training step of the Correia et al. (2019) Transformer on real Multi30k de-en batches, to size the
 ``cpu`` profile (conf/model/transformer.yaml). Not a test and not a report: prints one line per mapping.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/correia_cpu_steps.py [--steps 20] [--warmup 5] \
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/probes/correia_cpu_steps.py [--steps 20] [--warmup 5] \
         [--mappings softmax,entmax15,alpha_entmax] [hydra overrides, e.g. model.d_model=128 task.batch_tokens=2048]
 
 Builds the model, the optimiser and the token-bucket batches of a real run (``experiment=correia2019/table1_bleu
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # benchmarks/: training_speed.py
 from training_speed import compose
 
 from sparselab.analysis.heads import learned_alphas

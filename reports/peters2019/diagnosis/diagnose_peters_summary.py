@@ -1,6 +1,7 @@
-"""Summary of the issue-20 diagnostic runs (benchmarks/diagnose_peters_collapse.sh), read from their run records.
+"""Summary of the issue-20 diagnostic runs (``diagnose_peters_collapse.sh``, beside this script), read from their run
+records.
 
-    python benchmarks/diagnose_peters_summary.py [RUNS_ROOT]      (default: $SPARSELAB_RUNS)
+    python reports/peters2019/diagnosis/diagnose_peters_summary.py [RUNS_ROOT]      (default: $SPARSELAB_RUNS)
 
 One line per run: halving rule, lr, validation interval, attention α, status, epochs, lr halvings, last lr, dev
 accuracy at a few epochs, best dev accuracy, test accuracy and why it stopped. Runs still going show their status.

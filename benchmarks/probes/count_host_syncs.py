@@ -1,6 +1,6 @@
 """Host reads of device values per Transformer training step (issue 19: syncs out of the hot paths).
 
-    .venv/bin/python benchmarks/count_host_syncs.py --profile smoke [--device cuda] [--steps 5] [--out FILE]
+    .venv/bin/python benchmarks/probes/count_host_syncs.py --profile smoke [--device cuda] [--steps 5] [--out FILE]
 
 A host read (``bool(t)``, ``t.item()``, ``int(t)``, ``float(t)``, ``t.tolist()``, ``t.numpy()``; and
 ``t.nonzero()``, whose output size is data) of a tensor that
@@ -25,12 +25,12 @@ from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # benchmarks/: bench_transformer_speed.py
 import bench_transformer_speed as bench
 
 READS = ("__bool__", "item", "__int__", "__float__", "__index__", "tolist", "numpy",
          "nonzero")     # not a read, but its output's size is data: on CUDA it waits for the device too
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src" / "sparselab")
 # Adam's step counts are CPU tensors on a GPU too (torch keeps them on the host unless capturable / fused), so
 # reading them is no sync; on a CPU run they cannot be told apart by device, so they are left out by name.

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-DIAGNOSIS = Path(__file__).resolve().parents[1] / "reports" / "peters2019" / "diagnosis"
+DIAGNOSIS = Path(__file__).resolve().parent      # the reports live beside their scripts
 
 
 def arguments(doc: str, name: str) -> tuple[argparse.Namespace, list[dict] | None]:

@@ -1,6 +1,6 @@
 """The fixed-α backward of ``entmax_bisect`` when several α values run in one process (issue 19, item 11).
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/bench_alpha_recompile.py [--shape 32 8 64 64] [--reps 15]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/probes/bench_alpha_recompile.py [--shape 32 8 64 64] [--reps 15]
         [--threads 1] [--no-specialize-float]
 
 A sweep under Hydra's basic launcher runs every α in one process. The compiled backward is one function for all
@@ -24,7 +24,7 @@ from pathlib import Path
 import torch
 from torch._dynamo.utils import counters
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 import sparselab.mappings as M
 from sparselab.mappings import _compile
 

@@ -9,9 +9,10 @@
 #   α peak lr = 10.4 x lr = 0.0104 (summed 60.2); the full budget, seeds 0 and 1 (`rule`). Their identities are
 #   those of the plan's α-entmax jobs under that rule (experiment + mapping + seed + task.alpha_lr).
 # Usage (from a clean clone, so later edits do not change running code):
-#   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python benchmarks/diagnose_correia_alpha.sh [N] [short|rule]
-# Logs under $SPARSELAB_RUNS/correia_alpha_logs; summary: benchmarks/diagnose_correia_alpha_report.py.
-source "$(dirname "$0")/diagnose_lib.sh"
+#   SPARSELAB_RUNS=/work/runs_cpu PYTHON=.venv/bin/python \
+#     reports/correia2019/diagnosis/diagnose_correia_alpha.sh [N] [short|rule]
+# Logs under $SPARSELAB_RUNS/correia_alpha_logs; summary: diagnose_correia_alpha_report.py (beside this script).
+source "$(dirname "$0")/../../diagnosis_lib/diagnose_lib.sh"
 N=${1:-2}
 COMMON="experiment=correia2019/table1_bleu profile=cpu threads=1 data.pair=de-en mapping=alpha_entmax"
 
