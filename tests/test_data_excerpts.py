@@ -12,7 +12,7 @@ import pytest
 from sparselab.data import excerpt, mulan, parallel, sigmorphon, snli
 from sparselab.data.check import PROFILE_NEEDS
 from sparselab.data.excerpt import ROOT
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present (the full data sets)")

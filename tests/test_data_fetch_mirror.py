@@ -268,7 +268,7 @@ def test_fetch_profile_and_list_name_the_root(upstream, tmp_path, monkeypatch, c
 
 def test_a_missing_mulan_set_names_the_fetchable_data_set(tmp_path):
     from sparselab.data import mulan
-    from sparselab.data.errors import MissingDataError
+    from sparselab.errors import MissingDataError
 
     with pytest.raises(MissingDataError) as ei:
         mulan.load("emotions", tmp_path)

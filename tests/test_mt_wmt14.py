@@ -8,8 +8,8 @@ from omegaconf import OmegaConf
 
 from sparselab.data import parallel as par
 from sparselab.data.check import get_dataset
-from sparselab.data.errors import MissingDataError
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.errors import MissingDataError
+from sparselab.locations import PROJECT_ROOT
 from sparselab.engine import resolvers
 from sparselab.run import CONF_DIR
 from sparselab.data import mt_data as mt

@@ -13,7 +13,7 @@ from omegaconf import OmegaConf
 
 from sparselab.data.snli import Pair, Split
 from sparselab.engine import resolvers
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.run import CONF_DIR
 from sparselab.data import snli_data
 from sparselab.models import nli_build

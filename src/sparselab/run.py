@@ -4,7 +4,7 @@ Add ``-m`` to sweep by hand (``-m mapping.alpha=1,1.5,2``); experiment configs
 that sweep by themselves set ``hydra.mode: MULTIRUN``.
 
 Errors. A user's mistake (a bad value, a malformed data line, missing data, an unknown
-task or key; see ``sparselab.engine.errors``) prints one line ``error: <message>`` on
+task or key; see ``sparselab.errors``) prints one line ``error: <message>`` on
 stderr and exits 2; any other failure prints its traceback and exits 1. Set
 ``HYDRA_FULL_ERROR=1`` for the traceback of a user error too. Either way the job's
 ``run.json`` records the failure. ``engine.fail_fast`` decides what a failing job does
@@ -26,7 +26,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import distributed, resolvers, signals, sweep_status
-from sparselab.engine.errors import describe, user_error
+from sparselab.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
 # the Hydra configs: SPARSELAB_CONF, else the copy a wheel ships inside the package (setup.py), else conf/ of the

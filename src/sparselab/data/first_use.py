@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from omegaconf import DictConfig
 
-from sparselab.data.errors import DataUnavailableError
+from sparselab.errors import DataUnavailableError
 
 log = logging.getLogger("sparselab")
 FETCH_PROFILES = ("cpu", "paper")
@@ -60,7 +60,7 @@ def ensure(cfgs: Iterable[DictConfig], progress=None) -> list[str]:
     """Fetch what these jobs read and is not on disk (cpu and paper profiles only); the data sets fetched.
     Offline (or any failed download) with a data set missing: :class:`DataUnavailableError`."""
     from sparselab.data.fetch import FetchError, fetch
-    from sparselab.data.root import data_root
+    from sparselab.locations import data_root
 
     wanted: dict[tuple[Path, str], str] = {}
     for cfg in cfgs:

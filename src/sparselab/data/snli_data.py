@@ -9,7 +9,7 @@ from omegaconf import DictConfig
 
 from sparselab.data import glove, snli
 from sparselab.data.resumable import ResumableLoader
-from sparselab.data.root import data_root
+from sparselab.locations import data_root
 from sparselab.data.sharding import ShardedBatchSampler
 
 SPLITS = ("train", "dev", "test")

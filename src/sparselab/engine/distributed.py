@@ -29,7 +29,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 
 
 def single_process(strategy) -> bool:

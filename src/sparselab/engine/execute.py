@@ -18,7 +18,8 @@ from sparselab.engine import datafiles, record, signals, wandb_run
 from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
+from sparselab.locations import data_root
 
 log = logging.getLogger("sparselab")
 
@@ -168,8 +169,6 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
     """
     from filelock import FileLock, Timeout
     from threadpoolctl import threadpool_limits
-
-    from sparselab.data.root import data_root
 
     validate(cfg)
     threads = _devices_setup(cfg)

@@ -91,7 +91,7 @@ def _bad_config(cfg: DictConfig) -> str | None:
     """The composed job config resolved and its values checked (sparselab.engine.checks), before Hydra names its
     folder: a value that cannot be resolved would otherwise name it ``unresolvable-config``."""
     from sparselab.engine.checks import check_config
-    from sparselab.engine.errors import describe, user_error
+    from sparselab.errors import describe, user_error
     from sparselab.engine.record import resolved
 
     try:

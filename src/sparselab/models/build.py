@@ -13,7 +13,7 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
 from sparselab.data.text import Vocab
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models.seq2seq import Seq2Seq
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models.nli import NLIClassifier
 
 

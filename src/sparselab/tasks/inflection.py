@@ -32,7 +32,7 @@ from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel
 from sparselab.engine import record
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import job_device
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models.build import build_model, load_model, model_config, save_model
 from sparselab.training import loop
 from sparselab.training.inflection_module import InflectionModule

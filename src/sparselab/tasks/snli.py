@@ -25,10 +25,10 @@ from omegaconf import DictConfig
 
 from sparselab.data import glove, snli
 from sparselab.data import snli_data as data
-from sparselab.data.root import data_root
+from sparselab.locations import data_root
 from sparselab.data.workers import loader_options
 from sparselab.engine.context import RunContext
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models import nli_build
 from sparselab.models.nli import NLIClassifier
 from sparselab.engine.overrides import check_no_mapping
