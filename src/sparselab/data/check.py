@@ -32,7 +32,7 @@ LOCK = "lock"                      # the registry's sha256 value for "recorded b
 LOCK_NAME = "sha256.lock.json"     # <root>/<name>/LOCK_NAME: {"files": {path: sha256}, "archives": {url: sha256}}
 
 # The data sets each profile's full data root must hold (`check --profile`, `fetch --profile`, `make data`; a test
-# keeps it a superset of what the three pipelines' plans read, sparselab.data.first_use). smoke reads the excerpts
+# keeps it a superset of what the three pipelines' plans read, sparselab.preflight). smoke reads the excerpts
 # shipped in the package (sparselab.data.excerpt), so on a data root it is checked as cpu: Peters Table 1
 # sigmorphon2018_task1; Martins Table 2 mulan, Table 3 snli_1.0 with the glove_6b_50d vectors; the MT runs of Peters
 # and Correia multi30k (de-en/en-de), small_parallel_enja (ja-en/en-ja) and iwslt2017_de_en (the IWSLT17
