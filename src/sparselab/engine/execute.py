@@ -60,11 +60,11 @@ def task_function(name: str):
     except ModuleNotFoundError as err:
         if err.name != f"sparselab.tasks.{name}":
             raise
-        import importlib.util
         import pkgutil
+        from importlib.util import find_spec
 
         # the task package is looked up by name, as the task itself: the engine has no import edge to tasks/
-        where = importlib.util.find_spec("sparselab.tasks").submodule_search_locations
+        where = find_spec("sparselab.tasks").submodule_search_locations
         valid = sorted(m.name for m in pkgutil.iter_modules(where) if not m.name.startswith("_") and m.name not in HELPERS)
         raise ConfigError(f"task.name={name!r} is unknown; valid tasks: {', '.join(valid)}") from None
     return module.run
