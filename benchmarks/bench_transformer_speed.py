@@ -60,7 +60,7 @@ from training_speed import compose, device_description, progress, speeds, time_r
 
 from sparselab.data.text import PairDataset, TokenBucketBatchSampler, collate, to_device
 from sparselab.engine.devices import set_matmul_precision
-from sparselab.models.build import build_model
+from sparselab.tasks.settings import build_model
 from sparselab.reports.reference import reference
 from sparselab.training.transformer_module import TransformerModule
 

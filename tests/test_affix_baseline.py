@@ -13,7 +13,7 @@ from omegaconf import OmegaConf
 
 from sparselab.baselines import affix_rules as ar
 from sparselab.data import sigmorphon as sg
-from sparselab.data.errors import MissingDataError
+from sparselab.errors import MissingDataError
 from sparselab.engine.context import RunContext
 
 
@@ -155,7 +155,7 @@ def test_task_writes_and_scores_prediction_files(tmp_path):
 
 def test_unknown_language_is_a_config_error(tmp_path):
     _data_or_skip()
-    from sparselab.engine.errors import ConfigError
+    from sparselab.errors import ConfigError
     from sparselab.tasks import inflection_baseline
 
     cfg = OmegaConf.create({"data": {"setting": "medium", "root": None, "languages": ["klingon"]},

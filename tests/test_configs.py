@@ -93,7 +93,7 @@ def test_martins_experiments_have_no_mapping_to_sweep():
         assert msg and "unknown config key 'mapping.alpha': this config has no 'mapping'" in msg
     from omegaconf import OmegaConf
 
-    from sparselab.engine.errors import ConfigError
+    from sparselab.errors import ConfigError
     from sparselab.engine.overrides import check_no_mapping
 
     with pytest.raises(ConfigError, match="task.loss"):  # `mapping=…` brought back by hand

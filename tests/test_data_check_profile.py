@@ -10,7 +10,7 @@ import pytest
 from sparselab.data import registry
 from sparselab.data.__main__ import main
 from sparselab.data.check import PROFILE_NEEDS, check, package_dir
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 INTERNET_ONLY = ("iwslt2017_de_en_full", "kftt_full", "wmt16_ro_en_full", "wmt14_en_de_full", "snli_1.0_full",

@@ -15,7 +15,7 @@ from sparselab.data import registry
 from sparselab.data.__main__ import main
 from sparselab.data.check import check, get_dataset
 from sparselab.data.fetch import LOCK_NAME, ChecksumMismatchError, FetchError, NotObtainableError, fetch
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 
 FILES = {
     "a.txt": b"alpha\nbeta\n",

@@ -12,7 +12,7 @@ import pytest
 from sparselab.data import excerpt, mulan, parallel, sigmorphon, snli
 from sparselab.data.check import PROFILE_NEEDS
 from sparselab.data.excerpt import ROOT
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present (the full data sets)")
@@ -86,8 +86,8 @@ def test_the_smoke_limits_are_those_the_excerpts_hold():
 @pytest.mark.slow
 @pytest.mark.parametrize("profile", ["cpu", "paper"])
 def test_profile_needs_hold_what_the_three_plans_read(profile):
-    """`make data PROFILE=…` fetches PROFILE_NEEDS: a superset of what the pipelines' plans read (first_use)."""
-    from sparselab.data import first_use
+    """`make data PROFILE=…` fetches PROFILE_NEEDS: a superset of what the pipelines' plans read (sparselab.preflight)."""
+    from sparselab import preflight
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from scripts import load_script
@@ -96,7 +96,7 @@ def test_profile_needs_hold_what_the_three_plans_read(profile):
     for paper in ("martins2016", "peters2019", "correia2019"):
         plan = load_script(f"pipelines/{paper}.py", f"_needs_{paper}").PLANS[profile]
         for experiment, overrides in plan.sweeps:
-            for cfg in first_use.job_configs(PROJECT_ROOT / "conf", [f"experiment={experiment}",
+            for cfg in preflight.job_configs(PROJECT_ROOT / "conf", [f"experiment={experiment}",
                                                                      f"profile={profile}", *overrides]):
-                read |= first_use.datasets_of(cfg)
+                read |= preflight.datasets_of(cfg)
     assert read <= set(PROFILE_NEEDS[profile]), read - set(PROFILE_NEEDS[profile])

@@ -225,7 +225,7 @@ def test_lock_mode_records_the_first_download_and_refuses_a_changed_one(mirror, 
 
 def test_first_use_fetches_what_a_cpu_job_reads_before_it_runs(mirror, tmp_path, monkeypatch):
     """A cpu Table 2 job reads mulan: served here from the excerpts (emotions only) as a mirror of a data root."""
-    from sparselab.data import first_use
+    from sparselab import preflight
 
     emotions = sorted((EXCERPTS / "mulan" / "emotions").glob("emotions*"))
     (mirror.www / "mulan" / "emotions").mkdir(parents=True)
@@ -236,13 +236,13 @@ def test_first_use_fetches_what_a_cpu_job_reads_before_it_runs(mirror, tmp_path,
     register(monkeypatch, "mulan", rows)
     monkeypatch.setenv("SPARSELAB_FETCH_BASE_URL", mirror.url)
     monkeypatch.setenv("SPARSELAB_DATA", str(tmp_path / "data"))
-    cfgs = first_use.job_configs(PROJECT / "conf", ["-m", "experiment=martins2016/table2_multilabel", "profile=cpu",
+    cfgs = preflight.job_configs(PROJECT / "conf", ["-m", "experiment=martins2016/table2_multilabel", "profile=cpu",
                                                     "data.name=emotions", "task.loss=softmax,sparsemax"])
-    assert [first_use.datasets_of(c) for c in cfgs] == [{"mulan"}]
-    assert first_use.ensure(cfgs, progress=lambda m: None) == ["mulan"]
+    assert [preflight.datasets_of(c) for c in cfgs] == [{"mulan"}]
+    assert preflight.ensure(cfgs, progress=lambda m: None) == ["mulan"]
     assert files_under(tmp_path / "data" / "mulan") == [f"emotions/{f.name}" for f in emotions]
-    assert first_use.ensure(cfgs, progress=lambda m: None) == []          # there now: nothing to fetch
-    smoke = first_use.job_configs(PROJECT / "conf", ["experiment=martins2016/table2_multilabel", "profile=smoke"])
+    assert preflight.ensure(cfgs, progress=lambda m: None) == []          # there now: nothing to fetch
+    smoke = preflight.job_configs(PROJECT / "conf", ["experiment=martins2016/table2_multilabel", "profile=smoke"])
     assert smoke == []                                                     # smoke reads the shipped excerpts
 
 
@@ -268,7 +268,7 @@ def test_fetch_profile_and_list_name_the_root(upstream, tmp_path, monkeypatch, c
 
 def test_a_missing_mulan_set_names_the_fetchable_data_set(tmp_path):
     from sparselab.data import mulan
-    from sparselab.data.errors import MissingDataError
+    from sparselab.errors import MissingDataError
 
     with pytest.raises(MissingDataError) as ei:
         mulan.load("emotions", tmp_path)

@@ -114,7 +114,7 @@ def test_submitit_job_with_fewer_tasks_than_devices_is_refused(monkeypatch):
     from omegaconf import OmegaConf
 
     from sparselab.engine import distributed
-    from sparselab.engine.errors import ConfigError, describe
+    from sparselab.errors import ConfigError, describe
 
     cfg = OmegaConf.create({"trainer": {"strategy": "ddp", "devices": 2, "num_nodes": 1}})
     monkeypatch.setenv("SUBMITIT_EXECUTOR", "local")

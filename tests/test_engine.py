@@ -12,7 +12,7 @@ from omegaconf import OmegaConf, open_dict
 
 from sparselab.engine import execute as engine
 from sparselab.engine import record, resolvers
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.run import CONF_DIR
 
 resolvers.register()

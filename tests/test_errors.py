@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.errors import DataFormatError, MissingDataError
 from sparselab.data.excerpt import ROOT as EXCERPTS
-from sparselab.engine.errors import ConfigError, describe, user_error
+from sparselab.errors import ConfigError, describe, user_error
 
 
 def run_cli(*args):

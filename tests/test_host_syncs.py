@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 from sparselab.mappings import _compile
 
 from scripts import load_script

@@ -8,7 +8,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from sparselab.data import language_sample
-from sparselab.data.errors import MissingDataError
+from sparselab.errors import MissingDataError
 from sparselab.engine import resolvers
 
 CONF = os.path.join(os.path.dirname(__file__), os.pardir, "conf")

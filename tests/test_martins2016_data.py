@@ -7,8 +7,8 @@ import scipy.sparse as sp
 
 from sparselab.data import mulan
 from sparselab.data.arff import read_arff, read_mulan_labels, split_features_labels
-from sparselab.data.errors import DataFormatError, MissingDataError
-from sparselab.data.root import data_root
+from sparselab.errors import DataFormatError, MissingDataError
+from sparselab.locations import data_root
 
 DENSE = """% a comment
 @relation 'toy set'

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from sparselab.data import parallel as par
-from sparselab.data.errors import DataFormatError, MissingDataError
-from sparselab.data.root import PROJECT_ROOT
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import DataFormatError, MissingDataError
+from sparselab.locations import PROJECT_ROOT
+from sparselab.errors import ConfigError
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")

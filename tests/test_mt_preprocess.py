@@ -5,7 +5,7 @@ import pytest
 
 from sparselab.data import parallel as par
 from sparselab.data.mt_preprocess import BPE, Tokenizer, detokenize_ja, learn_bpe, merge_bpe, prepare
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")

@@ -11,9 +11,9 @@ import pytest
 import torch
 
 from sparselab.data import parallel as par
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.locations import PROJECT_ROOT
 from sparselab.data.text import Vocab
-from sparselab.models.build import build_model
+from sparselab.tasks.settings import build_model
 from sparselab.decoding.bleu import bleu_scores, write_lines
 from sparselab.decoding.translation import forced_candidates
 from sparselab.training.translation_module import TokenAccuracy

@@ -8,11 +8,12 @@ from omegaconf import OmegaConf
 
 from sparselab.data import parallel as par
 from sparselab.data.check import get_dataset
-from sparselab.data.errors import MissingDataError
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.errors import MissingDataError
+from sparselab.locations import PROJECT_ROOT
 from sparselab.engine import resolvers
 from sparselab.run import CONF_DIR
 from sparselab.data import mt_data as mt
+from sparselab.tasks import settings
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not (SHARED / "wmt14_en_de").is_dir(), reason="../shared/data/wmt14_en_de absent")
@@ -82,4 +83,4 @@ def test_mt_wmt14_selects_wmt14_for_en_de_only(profile):
 def test_translation_loader_stops_on_the_missing_training_set(tmp_path):
     cfg = _cfg("profile=paper", "data=mt_wmt14", f"data.root={tmp_path}")
     with pytest.raises(MissingDataError, match=MISSING_TRAIN):
-        mt.load_data(cfg)
+        mt.load_data(settings.mt_data(cfg))

@@ -187,9 +187,7 @@ def test_seq2seq_beam_on_device_batched_equals_one_by_one(device):
 def test_inflection_dev_shares_pool_every_language(monkeypatch):
     """Issue 20: the task measures the single-sequence / exact-beam shares on the split it is given (dev), pooled
     over languages, under the names the report reads (val_single_share, val_exact_share)."""
-    from omegaconf import OmegaConf
-
-    from sparselab.decoding.beam import BeamResult, Hypothesis
+    from sparselab.decoding.beam import BeamResult, BeamSettings, Hypothesis
     from sparselab.decoding import inflection
 
     def hyp(tokens, p):
@@ -199,6 +197,6 @@ def test_inflection_dev_shares_pool_every_language(monkeypatch):
     two = BeamResult([hyp([4], 0.75), hyp([5], 0.25)], mass=1.0)                # exact only
     cut = BeamResult([hyp([4], 0.5)], mass=0.5)                                 # neither
     monkeypatch.setattr(inflection, "decode", lambda *a, **k: {"a": [one, two], "b": [cut, one]})
-    cfg = OmegaConf.create({"task": {"beam": 5, "decode_batch_size": 8, "max_decode_len": 10, "length_norm": 0.0}})
-    got = inflection.beam_shares(None, {}, None, None, cfg, prefix="val_")
+    beam = BeamSettings(beam=5, batch_size=8, max_len=10, length_norm=0.0)
+    got = inflection.beam_shares(None, {}, None, None, beam, prefix="val_")
     assert got == {"val_exact_share": 0.75, "val_single_share": 0.5, "val_n_decoded": 4.0}

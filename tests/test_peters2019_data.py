@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from sparselab.data import sigmorphon as sg
-from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.errors import DataFormatError, MissingDataError
 from sparselab.data.text import BucketBatchSampler, PadCollate
 
 

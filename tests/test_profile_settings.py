@@ -67,7 +67,7 @@ def test_setting_reads_the_running_profile_and_needs_an_experiment():
 
 def test_a_patience_in_updates_becomes_whole_validations_of_the_cadence():
     """``${validations:STEPS,EVERY}`` (issue 32's MT patience): rounded up, null stays null, a zero cadence refused."""
-    from sparselab.engine.errors import ConfigError
+    from sparselab.errors import ConfigError
 
     assert resolvers._validations(4500, 1500) == 3 and resolvers._validations(4500, 750) == 6
     assert resolvers._validations(100, 30) == 4 and resolvers._validations(None, 10) is None

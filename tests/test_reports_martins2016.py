@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from sparselab.data.root import data_root
+from sparselab.locations import data_root
 from sparselab.engine import record
 from sparselab.reports.martins2016 import report as rep
 from sparselab.reports.martins2016 import claims

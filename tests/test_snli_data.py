@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from sparselab.data import glove, snli
-from sparselab.data.errors import DataFormatError, MissingDataError
-from sparselab.data.root import PROJECT_ROOT
+from sparselab.errors import DataFormatError, MissingDataError
+from sparselab.locations import PROJECT_ROOT
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 

@@ -13,10 +13,10 @@ from omegaconf import OmegaConf
 
 from sparselab.data.snli import Pair, Split
 from sparselab.engine import resolvers
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.run import CONF_DIR
 from sparselab.data import snli_data
-from sparselab.models import nli_build
+from sparselab.tasks import settings
 from sparselab.tasks import snli as task
 
 resolvers.register()
@@ -32,13 +32,13 @@ def job(profile: str, *overrides: str):
 
 def test_each_variant_gets_its_normaliser_and_typos_list_the_valid_ones():
     cfg = job("smoke")
-    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "none"})) is None
-    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparse"})) == {
+    assert settings.nli_normalizer(OmegaConf.merge(cfg.task, {"attention": "none"})) is None
+    assert settings.nli_normalizer(OmegaConf.merge(cfg.task, {"attention": "sparse"})) == {
         "_target_": "sparselab.mappings.Entmax", "alpha": 2.0}
-    assert nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "learned"}))["learnable"] is True
+    assert settings.nli_normalizer(OmegaConf.merge(cfg.task, {"attention": "learned"}))["learnable"] is True
     with pytest.raises(ConfigError, match="task.attention='sparsemax' is unknown; valid: none, logistic, soft, sparse, "
                                           "entmax15, learned"):
-        nli_build.normalizer_config(OmegaConf.merge(cfg.task, {"attention": "sparsemax"}))
+        settings.nli_normalizer(OmegaConf.merge(cfg.task, {"attention": "sparsemax"}))
 
 
 @pytest.mark.parametrize("profile, train, vectors, lower", [
@@ -74,11 +74,11 @@ def test_reductions_name_the_low_data_setting():
     cfg = job("cpu")
     splits = {"train": Split("train", [pair("a", "b")] * 5498, dropped=4, lines=5502),
               "dev": Split("dev", []), "test": Split("test", [])}
-    red = snli_data.reductions(cfg, splits, "glove_6b_50d")
+    red = snli_data.reductions(settings.snli_data(cfg), splits, "glove_6b_50d")
     assert red == ["low-data: 5,498 training pairs (5,502 lines read) instead of SNLI's 550,152",
                    "vectors glove_6b_50d instead of GloVe 840B 300d"]
     full = {**splits, "train": Split("train", [], lines=550152)}
-    assert snli_data.reductions(job("paper"), full, "glove_840b_300d") == []
+    assert snli_data.reductions(settings.snli_data(job("paper")), full, "glove_840b_300d") == []
 
 
 @pytest.mark.slow

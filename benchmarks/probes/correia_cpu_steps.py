@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # benchmarks/: tr
 from training_speed import compose
 
 from sparselab.analysis.heads import learned_alphas
-from sparselab.models.build import build_model, model_config
+from sparselab.models.build import model_config
+from sparselab.tasks import settings
+from sparselab.tasks.settings import build_model
 from sparselab.data import mt_data
 from sparselab.training.transformer_module import TransformerModule
 
@@ -43,8 +45,8 @@ def main(argv=None) -> int:
                        f"paths.runs={os.environ.get('SPARSELAB_RUNS', 'runs')}", *overrides])
         torch.manual_seed(0)
         with tempfile.TemporaryDirectory() as d:
-            data = mt_data.prepare_data(cfg, Path(d) / "vocab.json")
-        model = build_model(model_config(cfg.model, data.src, data.tgt))
+            data = mt_data.prepare_data(settings.mt_data(cfg), Path(d) / "vocab.json")
+        model = build_model(model_config(settings.model_container(cfg), data.src, data.tgt))
         module = TransformerModule(model, float(cfg.mapping.alpha), lr=float(cfg.task.lr),
                                    warmup_steps=int(cfg.task.warmup_steps), alpha_lr=cfg.task.get("alpha_lr"))
         opts = module.configure_optimizers()

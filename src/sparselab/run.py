@@ -4,7 +4,7 @@ Add ``-m`` to sweep by hand (``-m mapping.alpha=1,1.5,2``); experiment configs
 that sweep by themselves set ``hydra.mode: MULTIRUN``.
 
 Errors. A user's mistake (a bad value, a malformed data line, missing data, an unknown
-task or key; see ``sparselab.engine.errors``) prints one line ``error: <message>`` on
+task or key; see ``sparselab.errors``) prints one line ``error: <message>`` on
 stderr and exits 2; any other failure prints its traceback and exits 1. Set
 ``HYDRA_FULL_ERROR=1`` for the traceback of a user error too. Either way the job's
 ``run.json`` records the failure. ``engine.fail_fast`` decides what a failing job does
@@ -25,8 +25,9 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+from sparselab import preflight
 from sparselab.engine import distributed, resolvers, signals, sweep_status
-from sparselab.engine.errors import describe, user_error
+from sparselab.errors import describe, user_error
 from sparselab.engine.overrides import check_overrides
 
 # the Hydra configs: SPARSELAB_CONF, else the copy a wheel ships inside the package (setup.py), else conf/ of the
@@ -53,7 +54,8 @@ def main(cfg: DictConfig):
     changed: dict = {}
     try:
         changed = distributed.prepare(cfg, list(hc.overrides.task))
-        rec = execute(cfg, run_dir, interactive=sys.stderr.isatty(), overrides=list(hc.overrides.task))
+        rec = execute(cfg, run_dir, interactive=sys.stderr.isatty(), overrides=list(hc.overrides.task),
+                      checks=preflight.CONFIG_CHECKS)
     except Exception as err:
         _job_failed(cfg, run_dir, err)
         return None
@@ -141,14 +143,12 @@ def _interrupted() -> int:
 
 if __name__ == "__main__":
     signals.install()   # SIGTERM (kill, preemption) is an interruption, as Ctrl-C is (engine/signals.py)
-    check_overrides(CONF_DIR, sys.argv[1:])
+    check_overrides(CONF_DIR, sys.argv[1:], preflight.CONFIG_CHECKS)
     msg = _runs_path_error(sys.argv[1:])
     if msg:
         print(msg, file=sys.stderr)
         sys.exit(2)
-    from sparselab.data.first_use import prepare
-
-    status = prepare(CONF_DIR, sys.argv[1:])  # cpu / paper: fetch missing data now, or stop in one line
+    status = preflight.prepare(CONF_DIR, sys.argv[1:])  # cpu / paper: fetch missing data now, or stop in one line
     if status is not None:
         sys.exit(status)
     msg = _runs_folder_error(sys.argv[1:])

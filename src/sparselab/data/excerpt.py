@@ -17,7 +17,8 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent / "excerpts"
+from sparselab.locations import EXCERPTS as ROOT
+
 # Peters Table 1 smoke: the first 3 medium languages (data.max_languages); the non-neural baseline reads their
 # train, dev and gold test files whole (gzipped here: sigmorphon.split_file reads ``<file>.gz`` where ``<file>`` is
 # absent).

@@ -234,12 +234,12 @@ def _fetch_files(ds: Dataset, root: Path, base_url, timeout, retries, progress, 
 def fetch(name: str, root: str | os.PathLike | None = None, base_url: str | None = None, timeout: float = 60.0,
           progress: Callable[[str], None] | None = _stderr, retries: int = 2,
           progressbar: bool | None = None) -> FetchResult:
-    """Download dataset ``name`` into ``<root>/<name>/`` (root default: :func:`sparselab.data.root.data_root`).
+    """Download dataset ``name`` into ``<root>/<name>/`` (root default: :func:`sparselab.locations.data_root`).
     Files already there and verified are skipped; ``progressbar`` (default: stderr is a terminal) draws tqdm bars."""
     import pooch
     from filelock import FileLock
 
-    from .root import data_root
+    from sparselab.locations import data_root
 
     progress = progress or (lambda msg: None)
     pooch.get_logger().setLevel("WARNING")          # we print our own progress lines

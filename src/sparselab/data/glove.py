@@ -25,7 +25,7 @@ from typing import Iterable
 import numpy as np
 import torch
 
-from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.errors import DataFormatError, MissingDataError
 
 GLOVE_6B = "glove_6b_50d"
 GLOVE_840B = "glove_840b_300d"

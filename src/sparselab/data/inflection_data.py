@@ -1,43 +1,46 @@
 """The data of an inflection run (Peters et al. 2019, CoNLL–SIGMORPHON 2018 task 1): the splits of the chosen
-languages, the character vocabularies and the loaders, prepared once from the run's config."""
+languages, the character vocabularies and the loaders, prepared once from the run's data settings."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from omegaconf import DictConfig
 
 from sparselab.data import sigmorphon as sg
 from sparselab.data.resumable import ResumableLoader
 from sparselab.data.text import BucketBatchSampler, PadCollate, PairDataset, Vocab, save_vocabs
-from sparselab.data.workers import loader_options
 
 
-def _languages(d) -> list[str] | None:
-    langs = d.get("languages")
-    if langs is None:
-        return None
-    return [str(langs)] if isinstance(langs, str) else [str(x) for x in langs]
+@dataclass(frozen=True)
+class InflectionSpec:
+    """Which data an inflection run reads (``data.*``, ``task.eval_split``): built once by the task
+    (:mod:`sparselab.tasks.settings`)."""
+    setting: str                         # low | medium | high
+    root: str | None                     # data.root (None: the default, sparselab.locations.data_root)
+    languages: tuple[str, ...] | None    # None: every language of the setting
+    max_languages: int
+    train_per_language: int
+    val_split: str
+    val_per_language: int
+    eval_per_language: int
+    eval_split: str
 
 
-def load_splits(cfg: DictConfig):
+def load_splits(spec: InflectionSpec):
     """(train, val, eval, languages): each split a {language: [Example]} of the setting's files."""
-    d = cfg.data
-    root = d.get("root")
-    train = sg.load_split(d.setting, "train", root, max_languages=int(d.max_languages),
-                          per_language=int(d.train_per_language), langs=_languages(d))
+    train = sg.load_split(spec.setting, "train", spec.root, max_languages=spec.max_languages,
+                          per_language=spec.train_per_language,
+                          langs=list(spec.languages) if spec.languages is not None else None)
     langs = sorted(train)
-    val, ev = load_eval_splits(cfg, langs)
+    val, ev = load_eval_splits(spec, langs)
     return train, val, ev, langs
 
 
-def load_eval_splits(cfg: DictConfig, langs: list[str]):
+def load_eval_splits(spec: InflectionSpec, langs: list[str]):
     """(val, eval) of ``langs``: what a saved model (an ensemble's members) is evaluated on."""
-    d = cfg.data
-    root = d.get("root")
-    val = sg.load_split(d.setting, d.get("val_split", "dev"), root, langs=langs, per_language=int(d.val_per_language))
-    ev = sg.load_split(d.setting, cfg.task.eval_split, root, langs=langs, per_language=int(d.eval_per_language))
+    val = sg.load_split(spec.setting, spec.val_split, spec.root, langs=langs, per_language=spec.val_per_language)
+    ev = sg.load_split(spec.setting, spec.eval_split, spec.root, langs=langs, per_language=spec.eval_per_language)
     return val, ev
 
 
@@ -53,10 +56,10 @@ def loader(data, src: Vocab, tgt: Vocab, batch_size, shuffle=False, seed=0, opti
     return ds, torch.utils.data.DataLoader(ds, batch_size=batch_size, shuffle=False, collate_fn=collate, **options)
 
 
-def gold_files(cfg: DictConfig, langs) -> dict[str, Path]:
+def gold_files(spec: InflectionSpec, langs) -> dict[str, Path]:
     """The evaluation split's files, which the scorer reads the gold forms from."""
-    pairs = dict(sg.languages(cfg.data.setting, cfg.data.get("root")))
-    return {lang: sg.split_file(pairs[lang], lang, cfg.task.eval_split, cfg.data.setting) for lang in langs}
+    pairs = dict(sg.languages(spec.setting, spec.root))
+    return {lang: sg.split_file(pairs[lang], lang, spec.eval_split, spec.setting) for lang in langs}
 
 
 @dataclass
@@ -73,13 +76,14 @@ class InflectionData:
     val_dl: torch.utils.data.DataLoader
 
 
-def prepare(cfg: DictConfig, vocab_file: Path) -> InflectionData:
-    """Read the splits, build the vocabularies from the training split (saved to ``vocab_file``), make the loaders."""
-    train, val, ev, langs = load_splits(cfg)
+def prepare(spec: InflectionSpec, vocab_file: Path, batch_size: int, eval_batch_size: int, seed: int,
+            options: dict | None = None) -> InflectionData:
+    """Read the splits, build the vocabularies from the training split (saved to ``vocab_file``), make the loaders
+    (training batches of ``batch_size`` shuffled by ``seed``, validation batches of ``eval_batch_size``;
+    ``options``: sparselab.data.workers)."""
+    train, val, ev, langs = load_splits(spec)
     src, tgt = sg.build_vocabs(train)
     save_vocabs(vocab_file, src=src, tgt=tgt)
-    options = loader_options(cfg)
-    train_ds, train_dl = loader(train, src, tgt, int(cfg.task.batch_size), shuffle=True, seed=int(cfg.seed),
-                                options=options)
-    _, val_dl = loader(val, src, tgt, int(cfg.task.decode_batch_size), options=options)
+    train_ds, train_dl = loader(train, src, tgt, int(batch_size), shuffle=True, seed=int(seed), options=options)
+    _, val_dl = loader(val, src, tgt, int(eval_batch_size), options=options)
     return InflectionData(train, val, ev, langs, src, tgt, train_ds, train_dl, val_dl)

@@ -5,8 +5,8 @@ misaligned or malformed files raise ``file:line``, missing data names the fetch 
 trained, tokenizes (Moses / MeCab / none) and learns BPE on the training split only
 (:mod:`sparselab.data.mt_preprocess`, cached), and builds the vocabularies and the training / validation
 datasets (training pairs longer than ``data.max_len`` BPE tokens dropped). :func:`train_loader` gives the
-training batches: length-bucketed sentence batches (``task.batch_size``, the LSTM) or token-budget batches
-(``task.batch_tokens``, the Transformer), resumable (:class:`sparselab.data.resumable.ResumableLoader`).
+training batches: length-bucketed sentence batches (``batch_size``, the LSTM) or token-budget batches
+(``batch_tokens``, the Transformer), resumable (:class:`sparselab.data.resumable.ResumableLoader`).
 """
 from __future__ import annotations
 
@@ -15,49 +15,64 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 import torch
-from omegaconf import DictConfig
 
 from sparselab.data import parallel as par
 from sparselab.data.mt_preprocess import Prepared, prepare
 from sparselab.data.resumable import ResumableLoader
-from sparselab.data.workers import loader_options
 from sparselab.data.text import BucketBatchSampler, PadCollate, PairDataset, TokenBucketBatchSampler, Vocab, save_vocabs
 from sparselab.errors import ConfigError
 
 log = logging.getLogger("sparselab")
 
 
-def pair_settings(cfg: DictConfig) -> tuple[str, str, DictConfig]:
-    src_lang, tgt_lang = par.parse_pair(cfg.data.pair)
-    pairs = cfg.data.pairs
-    if str(cfg.data.pair) not in pairs:
-        raise ConfigError(f"data.pair={cfg.data.pair!r}: not configured; pairs: {', '.join(pairs)}")
-    return src_lang, tgt_lang, pairs[str(cfg.data.pair)]
+@dataclass(frozen=True)
+class PairSettings:
+    """One language pair's corpora and BPE (``data.pairs.<pair>``)."""
+    train: str                      # "<corpus>/<split>"
+    val: str
+    test: str
+    extra_test: Mapping[str, str]   # name -> "<corpus>/<split>" (the sets set to null left out)
+    bpe_merges: int
+    bpe_joint: bool
 
 
-def load_data(cfg: DictConfig) -> tuple[dict[str, par.ParallelSplit], par.Corpus, DictConfig]:
+@dataclass(frozen=True)
+class MTSpec:
+    """Which data a translation run reads and how it is cut (``data.*``): built once by the task
+    (:mod:`sparselab.tasks.settings`, which also refuses a pair that is not configured or has no training corpus)."""
+    pair: str                       # "<source>-<target>"
+    pair_settings: PairSettings
+    root: str | None                # data.root (None: the default, sparselab.locations.data_root)
+    train_empty: str                # drop | error
+    max_train: int                  # first N pairs of a split (0 = all)
+    max_val: int
+    max_test: int
+    max_extra_test: int
+    max_len: int                    # longer training pairs (BPE tokens) are dropped
+    cache_dir: str
+    bpe_min_frequency: int
+
+
+def load_data(spec: MTSpec) -> tuple[dict[str, par.ParallelSplit], par.Corpus]:
     """Read (and so check) every split the run uses; train/val/test/``extra:<name>`` -> split."""
-    src_lang, tgt_lang, ps = pair_settings(cfg)
-    d = cfg.data
-    if not ps.get("train"):
-        raise ConfigError(f"data.pairs.{cfg.data.pair}.train: no training corpus for {cfg.data.pair} in profile "
-                          f"{cfg.profile.name} ({ps.get('note', '')})")
-    specs = {"train": str(ps.train), "val": str(ps.val), "test": str(ps.test)}
-    for name, spec in (ps.get("extra_test") or {}).items():
-        if spec is not None:
-            specs[f"extra:{name}"] = str(spec)
+    src_lang, tgt_lang = par.parse_pair(spec.pair)
+    ps = spec.pair_settings
+    specs = {"train": ps.train, "val": ps.val, "test": ps.test}
+    for name, split in ps.extra_test.items():
+        specs[f"extra:{name}"] = split
     corpus = par.corpus_of(specs["train"])
-    for role, spec in specs.items():
-        if par.corpus_of(spec).pretokenized != corpus.pretokenized:
-            raise ConfigError(f"data.pairs.{cfg.data.pair}: {spec} and the training corpus {specs['train']} differ "
+    for role, split in specs.items():
+        if par.corpus_of(split).pretokenized != corpus.pretokenized:
+            raise ConfigError(f"data.pairs.{spec.pair}: {split} and the training corpus {specs['train']} differ "
                               f"in tokenization (one is already tokenized)")
-    splits = par.read_splits(specs, src_lang, tgt_lang, d.get("root"), empty={"train": str(d.get("train_empty", "drop"))})
-    limits = {"train": int(d.max_train), "val": int(d.max_val), "test": int(d.max_test)}
+    splits = par.read_splits(specs, src_lang, tgt_lang, spec.root, empty={"train": spec.train_empty})
+    limits = {"train": spec.max_train, "val": spec.max_val, "test": spec.max_test}
     for role in splits:
-        splits[role] = splits[role].head(limits.get(role, int(d.max_extra_test)))
-    return splits, corpus, ps
+        splits[role] = splits[role].head(limits.get(role, spec.max_extra_test))
+    return splits, corpus
 
 
 def dataset(src_lines: list[str], tgt_lines: list[str], src: Vocab, tgt: Vocab) -> PairDataset:
@@ -81,14 +96,13 @@ def token_loader(ds: PairDataset, src: Vocab, tgt: Vocab, max_tokens: int, seed:
                            collate_fn=PadCollate.from_vocabs(src, tgt), **(options or {}))
 
 
-def train_loader(cfg: DictConfig, data: "MTData"):
+def train_loader(data: "MTData", batch_size: int | None, batch_tokens: int | None, seed: int,
+                 options: dict | None = None):
     """The run's training loader: token-budget batches when the task sets ``batch_tokens`` (the Transformer),
     else sentence batches of ``batch_size`` (the LSTM)."""
-    tc, options = cfg.task, loader_options(cfg)
-    if tc.get("batch_tokens") is not None:
-        return token_loader(data.train_ds, data.src, data.tgt, int(tc.batch_tokens), int(cfg.seed), options)
-    return loader(data.train_ds, data.src, data.tgt, int(tc.batch_size), shuffle=True, seed=int(cfg.seed),
-                  options=options)
+    if batch_tokens is not None:
+        return token_loader(data.train_ds, data.src, data.tgt, int(batch_tokens), int(seed), options)
+    return loader(data.train_ds, data.src, data.tgt, int(batch_size), shuffle=True, seed=int(seed), options=options)
 
 
 @dataclass
@@ -99,7 +113,7 @@ class MTData:
     tgt_lang: str
     splits: dict
     corpus: par.Corpus
-    pair_cfg: DictConfig
+    pair_settings: PairSettings
     prep: Prepared
     src: Vocab
     tgt: Vocab
@@ -109,22 +123,22 @@ class MTData:
     prep_time: float
 
 
-def prepare_data(cfg: DictConfig, vocab_file: Path) -> MTData:
+def prepare_data(spec: MTSpec, vocab_file: Path) -> MTData:
     """Read and check every split (before anything is trained), tokenize + BPE (cached), build and save the
     vocabularies (to ``vocab_file``) and the datasets."""
-    src_lang, tgt_lang = par.parse_pair(cfg.data.pair)
+    src_lang, tgt_lang = par.parse_pair(spec.pair)
     t_data = time.time()
-    splits, corpus, ps = load_data(cfg)
-    cache_dir = Path(str(cfg.data.cache_dir)).expanduser()
+    splits, corpus = load_data(spec)
+    ps = spec.pair_settings
+    cache_dir = Path(spec.cache_dir).expanduser()
     prep = prepare({role: (sp.src, sp.tgt) for role, sp in splits.items()}, src_lang, tgt_lang, corpus.pretokenized,
-                   int(ps.bpe_merges), bool(ps.bpe_joint), cache_dir, int(cfg.data.get("bpe_min_frequency", 2)),
-                   log=log)
+                   ps.bpe_merges, ps.bpe_joint, cache_dir, spec.bpe_min_frequency, log=log)
     prep_time = time.time() - t_data
     tr_src, tr_tgt = prep.splits["train"]
     src = Vocab.from_counts(Counter(p for line in tr_src.bpe for p in line.split()), joiner=" ")
     tgt = Vocab.from_counts(Counter(p for line in tr_tgt.bpe for p in line.split()), joiner=" ")
     save_vocabs(vocab_file, src=src, tgt=tgt)
-    max_len = int(cfg.data.max_len)
+    max_len = spec.max_len
     keep = [i for i, (s, t) in enumerate(zip(tr_src.bpe, tr_tgt.bpe))
             if 0 < len(s.split()) <= max_len and 0 < len(t.split()) <= max_len]
     train_ds = dataset([tr_src.bpe[i] for i in keep], [tr_tgt.bpe[i] for i in keep], src, tgt)
@@ -132,7 +146,7 @@ def prepare_data(cfg: DictConfig, vocab_file: Path) -> MTData:
     val_ds = dataset(va_src.bpe, va_tgt.bpe, src, tgt)
     log.info("translation %s (%s): %d train pairs (%d longer than %d BPE tokens dropped, %d empty dropped), "
              "%d val, %d test; BPE %s %d merges; vocab src %d tgt %d; preprocessing %.1fs",
-             cfg.data.pair, corpus.name, len(train_ds), len(tr_src.bpe) - len(keep), max_len,
+             spec.pair, corpus.name, len(train_ds), len(tr_src.bpe) - len(keep), max_len,
              splits["train"].dropped_empty, len(val_ds), len(splits["test"]), "joint" if ps.bpe_joint else "separate",
              int(ps.bpe_merges), len(src), len(tgt), prep_time)
     return MTData(src_lang, tgt_lang, splits, corpus, ps, prep, src, tgt, train_ds, val_ds,

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sparselab.data.arff import read_arff, read_mulan_labels, split_features_labels
-from sparselab.data.errors import MissingDataError
+from sparselab.errors import MissingDataError
 
 # name -> (folder, xml, train arff, test arff or None when there is no official split)
 REGISTRY: dict[str, tuple[str, str, str, str | None]] = {

@@ -4,8 +4,8 @@ A **corpus** (:data:`CORPORA`) names a dataset of the registry, its two language
 sides live and in which format. A split is read as ``(source, target)`` sentence pairs in the requested
 direction. Every reader checks alignment while it reads: two plain-text sides with different line counts, an
 undecodable line, an empty sentence (unless ``empty="drop"``), a JSON record without both languages or an XML
-file whose segment ids differ raise :class:`~sparselab.data.errors.DataFormatError` naming ``file:line``;
-a file that is not under the data root raises :class:`~sparselab.data.errors.MissingDataError` naming the
+file whose segment ids differ raise :class:`~sparselab.errors.DataFormatError` naming ``file:line``;
+a file that is not under the data root raises :class:`~sparselab.errors.MissingDataError` naming the
 fetch command. The translation task reads every split it will use before it trains, so these surface at once.
 
 Formats (``Source.fmt``):
@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sparselab.data.errors import DataFormatError, MissingDataError
-from sparselab.data.root import data_root
+from sparselab.errors import DataFormatError, MissingDataError
+from sparselab.locations import data_root
 from sparselab.errors import ConfigError
 
 FORMATS = ("text", "json", "tags", "xml")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from sparselab.data.errors import DataFormatError, MissingDataError
-from sparselab.data.root import data_root
+from sparselab.errors import DataFormatError, MissingDataError
+from sparselab.locations import data_root
 from sparselab.data.text import PairDataset, Vocab
 from sparselab.errors import ConfigError
 

@@ -7,8 +7,8 @@ SNLI ships with; ``lowercase`` maps them to lower case (GloVe 6B is uncased, 840
 
 Pairs whose gold label is ``"-"`` (no annotator majority) are dropped, as in the standard protocol, and
 counted (:attr:`Split.dropped`). A line that is not a JSON object, lacks a field, has an unknown label or an
-empty sentence raises :class:`~sparselab.data.errors.DataFormatError` naming ``file:line``; a file that is not
-under the data root raises :class:`~sparselab.data.errors.MissingDataError` naming the fetch command.
+empty sentence raises :class:`~sparselab.errors.DataFormatError` naming ``file:line``; a file that is not
+under the data root raises :class:`~sparselab.errors.MissingDataError` naming the fetch command.
 
 A split is named ``<dataset>/<path>`` relative to the data root (``snli_1.0/snli_1.0_dev.jsonl.gz`` here;
 ``snli_1.0_full/snli_1.0/snli_1.0_train.jsonl`` once ``python -m sparselab.data fetch snli_1.0_full`` ran).
@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 import torch
 
-from sparselab.data.errors import DataFormatError, MissingDataError
+from sparselab.errors import DataFormatError, MissingDataError
 from sparselab.data.text import Vocab
 
 LABELS = ("entailment", "neutral", "contradiction")

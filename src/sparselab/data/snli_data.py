@@ -3,31 +3,42 @@ out-of-vocabulary statistics, how the run's data differ from the paper's, and th
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Mapping
 
 import torch
-from omegaconf import DictConfig
 
 from sparselab.data import glove, snli
 from sparselab.data.resumable import ResumableLoader
-from sparselab.data.root import data_root
 from sparselab.data.sharding import ShardedBatchSampler
+from sparselab.locations import data_root
 
 SPLITS = ("train", "dev", "test")
 FULL_TRAIN = 550152          # SNLI 1.0 training pairs (the data's PROVENANCE.md), before dropping "-"
 
 
-def load_data(cfg: DictConfig) -> tuple[dict[str, snli.Split], list[snli.Pair]]:
+@dataclass(frozen=True)
+class SNLISpec:
+    """Which data an SNLI run reads (``data.*``, ``task.examples``): built once by the task
+    (:mod:`sparselab.tasks.settings`)."""
+    splits: Mapping[str, str]       # train / dev / test -> "<dataset>/<path under it>"
+    root: str | None                # data.root (None: the default, sparselab.locations.data_root)
+    lowercase: bool
+    limits: Mapping[str, int]       # first N labelled pairs per split (0 = all)
+    n_test_examples: int            # the first test pairs shown as examples
+    dev_pair_ids: tuple[str, ...]   # and these dev pairs
+
+
+def load_data(spec: SNLISpec) -> tuple[dict[str, snli.Split], list[snli.Pair]]:
     """The three splits and the example pairs (first test pairs + the listed dev pairs, in that order)."""
-    d = cfg.data
-    root = data_root(d.get("root"))
-    splits = snli.load_splits({s: d.splits[s] for s in SPLITS}, root, bool(d.lowercase),
-                              {s: int(d.get(f"max_{s}", 0) or 0) for s in SPLITS})
-    ex = cfg.task.examples
-    examples = list(splits["test"].pairs[: int(ex.n_test)])
-    ids = [str(i) for i in (ex.get("dev_pair_ids") or [])]
+    root = data_root(spec.root)
+    splits = snli.load_splits({s: spec.splits[s] for s in SPLITS}, root, spec.lowercase,
+                              {s: spec.limits[s] for s in SPLITS})
+    examples = list(splits["test"].pairs[: spec.n_test_examples])
+    ids = list(spec.dev_pair_ids)
     if ids:
-        dev_file = snli.split_file(d.splits.dev, root)
-        found = {p.pair_id: p for p in snli.read_jsonl(dev_file, bool(d.lowercase), pair_ids=set(ids)).pairs}
+        dev_file = snli.split_file(spec.splits["dev"], root)
+        found = {p.pair_id: p for p in snli.read_jsonl(dev_file, spec.lowercase, pair_ids=set(ids)).pairs}
         examples += [found[i] for i in ids if i in found]
     return splits, examples
 
@@ -45,7 +56,7 @@ def oov_stats(splits: dict[str, snli.Split], has_vector) -> dict[str, dict[str, 
     return out
 
 
-def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> list[str]:
+def reductions(spec: SNLISpec, splits: dict[str, snli.Split], vectors: str) -> list[str]:
     """How this run differs from the paper's setting (stated in every report header)."""
     out = []
     n_train = splits["train"].lines
@@ -55,7 +66,7 @@ def reductions(cfg: DictConfig, splits: dict[str, snli.Split], vectors: str) -> 
     if vectors != glove.GLOVE_840B:
         out.append(f"vectors {vectors} instead of GloVe 840B 300d")
     for s in ("dev", "test"):
-        limit = int(cfg.data.get(f"max_{s}", 0) or 0)
+        limit = spec.limits[s]
         if limit:
             out.append(f"{s}: first {limit} labelled pairs only")
     return out

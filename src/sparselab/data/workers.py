@@ -1,4 +1,4 @@
-"""DataLoader worker processes and pinned host memory, from the run's config (``engine.loader_workers``,
+"""DataLoader worker processes and pinned host memory, from the run's settings (``engine.loader_workers``,
 ``engine.pin_memory``; the ``paper`` profile turns both on).
 
 Workers only collate (pad index lists into tensors): the datasets are tensors in memory already, so they
@@ -14,10 +14,10 @@ import torch
 from sparselab.errors import ConfigError
 
 
-def loader_options(cfg) -> dict:
-    """``num_workers`` / ``pin_memory`` keyword arguments for a ``DataLoader`` of this run."""
-    engine = cfg.get("engine") or {}
-    workers = int(engine.get("loader_workers", 0) or 0)
+def loader_options(workers: int = 0, pin_memory: bool = False) -> dict:
+    """``num_workers`` / ``pin_memory`` keyword arguments for a ``DataLoader`` of this run (``workers``:
+    ``engine.loader_workers``, ``pin_memory``: ``engine.pin_memory``)."""
+    workers = int(workers)
     if workers < 0:
         raise ConfigError(f"engine.loader_workers={workers}: must be 0 (load in the training process) or more")
-    return {"num_workers": workers, "pin_memory": bool(engine.get("pin_memory", False)) and torch.cuda.is_available()}
+    return {"num_workers": workers, "pin_memory": bool(pin_memory) and torch.cuda.is_available()}

@@ -22,6 +22,16 @@ import torch
 from sparselab import mappings
 
 
+@dataclass(frozen=True)
+class BeamSettings:
+    """How a run beam-decodes (``task.beam``, ``task.decode_batch_size``, ``task.max_decode_len``,
+    ``task.length_norm``): built once by the task (:mod:`sparselab.tasks.settings`)."""
+    beam: int
+    batch_size: int
+    max_len: int
+    length_norm: float = 0.0
+
+
 class StepModel(Protocol):
     bos: int
     eos: int

@@ -11,7 +11,7 @@ from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.data import sigmorphon as sg
 from sparselab.data.inflection_data import loader
 from sparselab.data.text import Vocab, to_device
-from sparselab.decoding.beam import beam_search, device_of
+from sparselab.decoding.beam import BeamSettings, beam_search, device_of
 from sparselab.models.seq2seq import Seq2Seq
 
 
@@ -30,18 +30,17 @@ def decode(step_model, data: dict[str, list[sg.Example]], src: Vocab, tgt: Vocab
     return out
 
 
-def evaluate(step_model, ev, src, tgt, cfg, run_dir: Path, gold_files: dict[str, Path]) -> tuple[dict, dict]:
+def evaluate(step_model, ev, src, tgt, beam: BeamSettings, eval_split: str, run_dir: Path,
+             gold_files: dict[str, Path]) -> tuple[dict, dict]:
     t0 = time.time()
-    tcfg = cfg.task
-    results = decode(step_model, ev, src, tgt, int(tcfg.beam), int(tcfg.decode_batch_size), int(tcfg.max_decode_len),
-                     float(tcfg.get("length_norm", 0.0) or 0.0))
+    results = decode(step_model, ev, src, tgt, beam.beam, beam.batch_size, beam.max_len, beam.length_norm)
     pred_dir = run_dir / "predictions"
     pred_dir.mkdir(parents=True, exist_ok=True)
     per_lang, n_hyps = {}, Counter()
     exact_all, single_all = [], []
     for lang, res in results.items():
         preds = [tgt.decode(r.best) for r in res]
-        pf = pred_dir / f"{lang}-{tcfg.eval_split}"
+        pf = pred_dir / f"{lang}-{eval_split}"
         sg.write_predictions(pf, ev[lang], preds)
         sc = sg.score_files(pf, gold_files[lang], allow_prefix=True)
         ex = [r.exact() for r in res]
@@ -61,24 +60,22 @@ def evaluate(step_model, ev, src, tgt, cfg, run_dir: Path, gold_files: dict[str,
         "n_languages": float(len(per_lang)),
         "decode_time_s": time.time() - t0,
     }
-    extra = {"per_language": per_lang, "eval_split": str(tcfg.eval_split),
+    extra = {"per_language": per_lang, "eval_split": str(eval_split),
              "exact_output_count_histogram": {str(k): v for k, v in sorted(n_hyps.items())}}
     return metrics, extra
 
 
-def beam_shares(step_model, data, src: Vocab, tgt: Vocab, cfg, prefix: str) -> dict[str, float]:
+def beam_shares(step_model, data, src: Vocab, tgt: Vocab, beam: BeamSettings, prefix: str) -> dict[str, float]:
     """Exact-beam and single-sequence shares of a beam decode of ``data`` (all languages pooled), named
     ``<prefix>exact_share`` / ``<prefix>single_share``."""
-    tcfg = cfg.task
-    results = decode(step_model, data, src, tgt, int(tcfg.beam), int(tcfg.decode_batch_size), int(tcfg.max_decode_len),
-                     float(tcfg.get("length_norm", 0.0) or 0.0))
+    results = decode(step_model, data, src, tgt, beam.beam, beam.batch_size, beam.max_len, beam.length_norm)
     res = [r for rs in results.values() for r in rs]
     n = max(1, len(res))
     return {f"{prefix}exact_share": sum(r.exact() for r in res) / n,
             f"{prefix}single_share": sum(r.single() for r in res) / n, f"{prefix}n_decoded": float(len(res))}
 
 
-def nbest_examples(step_model, val, src, tgt, cfg, n: int) -> list[dict]:
+def nbest_examples(step_model, val, src, tgt, beam: BeamSettings, n: int) -> list[dict]:
     """Every finished output (with probability) for the first input of the first ``n`` languages' dev sets."""
     out = []
     langs = sorted(val)[: max(1, n)]
@@ -89,8 +86,7 @@ def nbest_examples(step_model, val, src, tgt, cfg, n: int) -> list[dict]:
         ex = val[lang][0]
         ds, dl = loader({lang: [ex]}, src, tgt, 1)
         batch = to_device(next(iter(dl)), device)
-        r = beam_search(step_model, batch, 1, beam=int(cfg.task.beam), max_len=int(cfg.task.max_decode_len),
-                        length_norm=float(cfg.task.get("length_norm", 0.0) or 0.0))[0]
+        r = beam_search(step_model, batch, 1, beam=beam.beam, max_len=beam.max_len, length_norm=beam.length_norm)[0]
         out.append({"lang": lang, "lemma": ex.lemma, "tags": ";".join(ex.tags), "gold": ex.form,
                     "exact": r.exact(), "mass": r.mass,
                     "outputs": [{"form": tgt.decode(h.tokens), "prob": h.prob} for h in r.hypotheses]})

@@ -1,6 +1,6 @@
 """Beam-search translation of the test sets of a run, their BLEU and files, and forced-decoding "autocomplete" sets.
 
-:func:`test_all` decodes the test set and every extra test set (beam ``task.beam``), scores both BLEUs
+:func:`test_all` decodes the test set and every extra test set (:class:`~sparselab.decoding.beam.BeamSettings`), scores both BLEUs
 (:mod:`sparselab.decoding.bleu`) and writes ``translations/<set>.{detok,tok}.{hyp,ref}.txt``, from which the
 ``sacrebleu`` CLI reproduces both BLEUs exactly (``sacrebleu <ref> -i <hyp> -tok 13a`` resp. ``-tok none``);
 with each set the beam statistics: the share of inputs whose finished hypotheses hold all probability mass
@@ -14,13 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 import torch
-from omegaconf import DictConfig
-
 from sparselab import mappings
 from sparselab.data.mt_data import MTData, dataset, loader
 from sparselab.data.mt_preprocess import Prepared, merge_bpe
 from sparselab.data.text import PairDataset, Vocab, to_device
-from sparselab.decoding.beam import beam_search, device_of
+from sparselab.decoding.beam import BeamSettings, beam_search, device_of
 from sparselab.decoding.bleu import bleu_scores, write_lines
 
 TRANSLATIONS = "translations"
@@ -40,13 +38,11 @@ def translate(step_model, ds: PairDataset, src: Vocab, tgt: Vocab, beam: int, ba
     return out
 
 
-def evaluate_set(name: str, step_model, src_side, tgt_side, prep: Prepared, src: Vocab, tgt: Vocab, cfg,
-                 out_dir: Path, tgt_lang: str, pretokenized: bool) -> tuple[dict, dict]:
+def evaluate_set(name: str, step_model, src_side, tgt_side, prep: Prepared, src: Vocab, tgt: Vocab,
+                 beam: BeamSettings, out_dir: Path, tgt_lang: str, pretokenized: bool) -> tuple[dict, dict]:
     t0 = time.time()
-    tc = cfg.task
     ds = dataset(src_side.bpe, tgt_side.bpe, src, tgt)
-    res = translate(step_model, ds, src, tgt, int(tc.beam), int(tc.decode_batch_size), int(tc.max_decode_len),
-                    float(tc.get("length_norm", 0.0) or 0.0))
+    res = translate(step_model, ds, src, tgt, beam.beam, beam.batch_size, beam.max_len, beam.length_norm)
     hyp_tok = [" ".join(merge_bpe(tgt.symbols(r.best))) for r in res]
     hyp_detok = [prep.tgt_tokenizer.detokenize(h.split()) for h in hyp_tok]
     ref_tok = list(tgt_side.tok)
@@ -114,13 +110,13 @@ def autocomplete_examples(model, alpha, test_src, test_tgt, src: Vocab, tgt: Voc
     return out
 
 
-def test_all(cfg: DictConfig, data: MTData, step_model, out_dir: Path) -> tuple[dict, dict, dict]:
+def test_all(beam: BeamSettings, data: MTData, step_model, out_dir: Path) -> tuple[dict, dict, dict]:
     """Beam-decode the test set and every extra test set; ``(metrics, test extra, {name: extra set})`` with
     ``bleu_<name>``/``bleu_tok_<name>`` of the extra sets added to the metrics."""
-    ps = data.pair_cfg
+    ps = data.pair_settings
     te_src, te_tgt = data.prep.splits["test"]
     metrics, test_extra = evaluate_set(str(ps.test).replace("/", "-"), step_model, te_src, te_tgt, data.prep,
-                                       data.src, data.tgt, cfg, out_dir, data.tgt_lang, data.corpus.pretokenized)
+                                       data.src, data.tgt, beam, out_dir, data.tgt_lang, data.corpus.pretokenized)
     extra_sets = {}
     for role in data.splits:
         if not role.startswith("extra:"):
@@ -128,7 +124,7 @@ def test_all(cfg: DictConfig, data: MTData, step_model, out_dir: Path) -> tuple[
         name = role.split(":", 1)[1]
         s_side, t_side = data.prep.splits[role]
         m, e = evaluate_set(f"{name}-{str(ps.extra_test[name]).replace('/', '-')}", step_model, s_side, t_side,
-                            data.prep, data.src, data.tgt, cfg, out_dir, data.tgt_lang, data.corpus.pretokenized)
+                            data.prep, data.src, data.tgt, beam, out_dir, data.tgt_lang, data.corpus.pretokenized)
         extra_sets[name] = {"spec": str(ps.extra_test[name]), "metrics": m, **e}
         metrics[f"bleu_{name}"] = m["bleu"]
         metrics[f"bleu_tok_{name}"] = m["bleu_tok"]

@@ -6,7 +6,7 @@ exits 2 instead of a numpy or Lightning traceback after the data is read. :func:
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -106,10 +106,12 @@ def _parse(text: str) -> Any:
         return text
 
 
-def check_config(cfg: DictConfig) -> None:
-    """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up."""
+def check_config(cfg: DictConfig, checks: Sequence[Callable[[DictConfig], None]] = ()) -> None:
+    """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up; ``checks``:
+    the entry point's checks of what the engine does not know (the data layer's tables, sparselab.preflight)."""
     _check_pair(cfg)
-    _check_dataset(cfg)
+    for check in checks:
+        check(cfg)
     runs = OmegaConf.select(cfg, "paths.runs", default=None, throw_on_missing=False)
     if OmegaConf.select(cfg, "paths", default=None) is not None:
         why = runs_path_error(runs, "paths.runs (SPARSELAB_RUNS)")
@@ -132,23 +134,6 @@ def _check_pair(cfg: DictConfig) -> None:
     if str(data.pair) not in pairs:
         raise ConfigError(f"data.pair={data.pair!r} is not a pair of data={data.get('name', '?')}; "
                           f"valid pairs: {', '.join(pairs)}")
-
-
-def _check_dataset(cfg: DictConfig) -> None:
-    """``data.name`` of a Mulan config is one of the registered multi-label sets (before any file is read)."""
-    data = cfg.get("data")
-    if not isinstance(data, DictConfig) or OmegaConf.select(cfg, "task.name", default=None) != "multilabel":
-        return
-    from sparselab.data.mulan import EXTRA_DATASETS, PAPER_DATASETS
-
-    name = data.get("name")
-    valid = [*PAPER_DATASETS, *EXTRA_DATASETS]
-    if str(name) not in valid:
-        import difflib
-
-        near = difflib.get_close_matches(str(name), valid, n=1)
-        raise ConfigError(f"data.name={name!r} is not a multi-label data set; valid: {', '.join(valid)}"
-                          + (f". Did you mean {near[0]!r}?" if near else ""))
 
 
 def check_accelerator(cfg: DictConfig) -> None:

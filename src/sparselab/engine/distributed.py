@@ -29,7 +29,18 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
+
+
+def process_rank() -> int:
+    """0 for the first process of a distributed job (or a job that is not distributed), > 0 for the others: read
+    from what the launchers set (torchrun/Lightning: RANK, or LOCAL_RANK and NODE_RANK; SLURM: SLURM_PROCID)."""
+    env = os.environ
+    if env.get("RANK", "").isdigit():
+        return int(env["RANK"])
+    if env.get("SLURM_PROCID", "").isdigit() and int(env.get("SLURM_NTASKS", "1") or 1) > 1:
+        return int(env["SLURM_PROCID"])
+    return int(env.get("LOCAL_RANK", "0") or 0) + int(env.get("NODE_RANK", "0") or 0)
 
 
 def single_process(strategy) -> bool:

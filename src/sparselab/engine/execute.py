@@ -9,7 +9,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import torch
 from omegaconf import DictConfig, OmegaConf
@@ -18,19 +18,24 @@ from sparselab.engine import datafiles, record, signals, wandb_run
 from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
-from sparselab.engine.errors import ConfigError
+from sparselab.engine.distributed import process_rank
+from sparselab.errors import ConfigError
+from sparselab.locations import data_root
 
 log = logging.getLogger("sparselab")
 
 ALPHA_KEYS = ("mapping.alpha", "mapping.attn_alpha")
+# modules of sparselab.tasks that are not tasks (no run): the tasks' typed settings
+HELPERS = ("settings",)
 
 
-def validate(cfg: DictConfig) -> None:
+def validate(cfg: DictConfig, checks: Sequence[Callable[[DictConfig], None]] = ()) -> None:
     """Reject configs that would fail deep inside a kernel, naming the key (raises :class:`ConfigError`).
 
     Seed, trainer values, the data pair and devices follow :mod:`sparselab.engine.checks`.
     α follows the mappings' own rule (``sparselab.mappings._validate.check_alpha_float``), so
-    the config and the kernels cannot disagree on what a valid α is.
+    the config and the kernels cannot disagree on what a valid α is. ``checks``: the entry point's own
+    (the data layer's tables, :data:`sparselab.preflight.CONFIG_CHECKS`).
     """
     from sparselab.mappings._validate import check_alpha_float
 
@@ -45,7 +50,7 @@ def validate(cfg: DictConfig) -> None:
     if cfg.get("task") is None or "name" not in cfg.task:
         raise ConfigError("no task configured: pick an experiment, e.g. experiment=martins2016/table2_multilabel "
                           "(python -m sparselab.run --help lists them)")
-    check_config(cfg)  # seed, trainer values, data pair, devices vs strategy (also checked before Hydra starts)
+    check_config(cfg, checks)  # seed, trainer values, data pair, devices vs strategy (also checked before Hydra starts)
     check_accelerator(cfg)   # here, on the machine that runs the job (not on a login node that submits it)
 
 
@@ -56,10 +61,11 @@ def task_function(name: str):
         if err.name != f"sparselab.tasks.{name}":
             raise
         import pkgutil
+        from importlib.util import find_spec
 
-        import sparselab.tasks as pkg
-
-        valid = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+        # the task package is looked up by name, as the task itself: the engine has no import edge to tasks/
+        where = find_spec("sparselab.tasks").submodule_search_locations
+        valid = sorted(m.name for m in pkgutil.iter_modules(where) if not m.name.startswith("_") and m.name not in HELPERS)
         raise ConfigError(f"task.name={name!r} is unknown; valid tasks: {', '.join(valid)}") from None
     return module.run
 
@@ -105,17 +111,6 @@ def _is_job_folder(path: Path) -> bool:
     return re.fullmatch(r"[0-9a-f]{16}", path.name) is not None
 
 
-def _rank() -> int:
-    """0 for the first process of a distributed job (or a job that is not distributed), > 0 for the others: read
-    from what the launchers set (torchrun/Lightning: RANK, or LOCAL_RANK and NODE_RANK; SLURM: SLURM_PROCID)."""
-    env = os.environ
-    if env.get("RANK", "").isdigit():
-        return int(env["RANK"])
-    if env.get("SLURM_PROCID", "").isdigit() and int(env.get("SLURM_NTASKS", "1") or 1) > 1:
-        return int(env["SLURM_PROCID"])
-    return int(env.get("LOCAL_RANK", "0") or 0) + int(env.get("NODE_RANK", "0") or 0)
-
-
 def _devices_setup(cfg: DictConfig) -> int | None:
     """The CPU thread limit of this job (``threads``), or None on a CUDA job: there the CPU only feeds the GPU
     and 1 thread would starve it. On CUDA, ``engine.float32_matmul_precision`` sets the matmul precision
@@ -158,7 +153,7 @@ def _set_aside_unreadable(run_dir: Path) -> None:
 
 
 def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
-            overrides: list[str] | None = None) -> dict[str, Any]:
+            overrides: list[str] | None = None, checks: Sequence[Callable[[DictConfig], None]] = ()) -> dict[str, Any]:
     """Run one job and return its record; a failure is recorded (status ``failed``) and re-raised.
 
     The config is checked before anything is written (:func:`validate`). A job is locked while it runs
@@ -169,9 +164,7 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
     from filelock import FileLock, Timeout
     from threadpoolctl import threadpool_limits
 
-    from sparselab.data.root import data_root
-
-    validate(cfg)
+    validate(cfg, checks)
     threads = _devices_setup(cfg)
     chash = record.config_hash(cfg)
     root = data_root(cfg.data.get("root") if cfg.get("data") else None)
@@ -188,7 +181,7 @@ def execute(cfg: DictConfig, run_dir: Path, interactive: bool = False,
         log.info("skip %s: finished (job %s)", where, chash)
         return previous
 
-    if _rank() > 0:
+    if process_rank() > 0:
         # A DDP child rank (Lightning re-runs the command line with the rank in the environment): it trains its
         # shard inside the job rank 0 holds the lock of and writes no record.
         with threadpool_limits(limits=threads):

@@ -28,7 +28,7 @@ def _parse(lines: Sequence[str]):
     return OverridesParser.create().parse_overrides(list(lines))
 
 
-def _first_values(lines: Sequence[str]) -> list[str]:
+def first_values(lines: Sequence[str]) -> list[str]:
     """Each override with a sweep replaced by its first value (enough to read the sweeper's params)."""
     out = []
     for o in _parse(lines):
@@ -46,7 +46,7 @@ def expand(conf_dir: str | Path, experiment: str, profile: str, overrides: Seque
     lines = [f"experiment={experiment}", f"profile={profile}",
              *[o for o in overrides if not o.startswith(_MACHINERY)]]
     with initialize_config_dir(version_base="1.3", config_dir=str(Path(conf_dir).resolve()), job_name="plan"):
-        cfg = compose(config_name="config", overrides=_first_values(lines), return_hydra_config=True)
+        cfg = compose(config_name="config", overrides=first_values(lines), return_hydra_config=True)
     params = OmegaConf.select(cfg, "hydra.sweeper.params")
     params = OmegaConf.to_container(params, resolve=False) if params is not None else {}
     # as BasicSweeper.sweep does: the config's params first, the command line after (and winning)

@@ -13,6 +13,7 @@ import difflib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Sequence
 
 from omegaconf import DictConfig
 
@@ -54,15 +55,16 @@ def _parse(conf_dir: Path, args: list[str]) -> list[_Override] | None:
     return out
 
 
-def check_overrides(conf_dir: Path, args: list[str]) -> None:
-    """Exit 2 with one explanation when the command line names an unknown key or group option."""
-    msg = override_error(conf_dir, args)
+def check_overrides(conf_dir: Path, args: list[str], checks: Sequence[Callable] = ()) -> None:
+    """Exit 2 with one explanation when the command line names an unknown key or group option (or a value that
+    :func:`sparselab.engine.checks.check_config` refuses, with the entry point's ``checks``)."""
+    msg = override_error(conf_dir, args, checks)
     if msg:
         print(msg, file=sys.stderr)
         sys.exit(2)
 
 
-def override_error(conf_dir: Path, args: list[str]) -> str | None:
+def override_error(conf_dir: Path, args: list[str], checks: Sequence[Callable] = ()) -> str | None:
     """The ``error: …`` message for a bad override, or None when the overrides compose (or Hydra should judge)."""
     from hydra.errors import ConfigCompositionException, MissingConfigException
 
@@ -84,18 +86,18 @@ def override_error(conf_dir: Path, args: list[str]) -> str | None:
             return _unknown_key(conf_dir, overrides)
     except Exception:
         return None
-    return _bad_config(cfg)
+    return _bad_config(cfg, checks)
 
 
-def _bad_config(cfg: DictConfig) -> str | None:
+def _bad_config(cfg: DictConfig, checks: Sequence[Callable] = ()) -> str | None:
     """The composed job config resolved and its values checked (sparselab.engine.checks), before Hydra names its
     folder: a value that cannot be resolved would otherwise name it ``unresolvable-config``."""
     from sparselab.engine.checks import check_config
-    from sparselab.engine.errors import describe, user_error
+    from sparselab.errors import describe, user_error
     from sparselab.engine.record import resolved
 
     try:
-        check_config(cfg)
+        check_config(cfg, checks)
         resolved(cfg)
     except Exception as err:
         user = user_error(err)

@@ -18,14 +18,14 @@ tasks per node differ from its devices).
 ``${precision:}`` is the trainer's precision: full float32 in smoke and cpu, the paper profile's on this machine
 (:func:`_paper_precision`).
 
-``${excerpts:}`` is the folder of the data excerpts shipped in the package (:mod:`sparselab.data.excerpt`), the smoke
+``${excerpts:}`` is the folder of the data excerpts shipped in the package (:data:`sparselab.locations.EXCERPTS`), the smoke
 profile's data root.
 """
 from __future__ import annotations
 
 from omegaconf import OmegaConf
 
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 
 PROFILES = ("smoke", "cpu", "paper")
 
@@ -106,9 +106,9 @@ def _validations(steps, every):
 
 
 def _excerpts() -> str:
-    from sparselab.data.excerpt import ROOT
+    from sparselab.locations import EXCERPTS
 
-    return str(ROOT)
+    return str(EXCERPTS)
 
 
 def register() -> None:

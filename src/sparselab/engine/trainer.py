@@ -11,6 +11,7 @@ checkpoint callback's model selection) when it falls between two validation chec
 from __future__ import annotations
 
 import time
+from typing import Any, Mapping
 
 import lightning as L
 from omegaconf import DictConfig, OmegaConf
@@ -82,7 +83,7 @@ class WarmThroughput(L.Callback):
                                    "after_warmup_steps": self.skip, "seconds": round(seconds, 3)}
 
 
-def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches: int | None = None,
+def make_trainer(tcfg: DictConfig | Mapping[str, Any], ctx: RunContext, callbacks=(), train_batches: int | None = None,
                  **overrides) -> L.Trainer:
     """``callbacks`` come first; a ``ModelCheckpoint`` among them turns checkpointing on (a task
     that passes none keeps its state itself and gets no checkpoint files). ``train_batches`` (the
@@ -91,7 +92,7 @@ def make_trainer(tcfg: DictConfig, ctx: RunContext, callbacks=(), train_batches:
     from lightning.pytorch.callbacks import ModelCheckpoint
 
     quiet_library_logs()
-    kwargs = OmegaConf.to_container(tcfg, resolve=True)
+    kwargs = OmegaConf.to_container(tcfg, resolve=True) if OmegaConf.is_config(tcfg) else dict(tcfg)
     kwargs.update(overrides)
     every = int(kwargs.get("log_every_n_steps") or 50)
     # Lightning's loggers get the clamped interval; our progress lines keep the configured one

@@ -67,7 +67,7 @@ def _tensorboard(run_dir: Path):
         # version "" : the event files sit in <run dir>/tensorboard itself, one folder per run
         return TensorBoardLogger(save_dir=str(run_dir), name="tensorboard", version="", default_hp_metric=False)
     except ModuleNotFoundError:   # neither tensorboard nor tensorboardX is installed
-        from sparselab.engine.errors import ConfigError
+        from sparselab.errors import ConfigError
 
         raise ConfigError("logger=tensorboard needs the tensorboard package, which is not installed: "
                           "pip install tensorboard, or use logger=wandb") from None

@@ -184,7 +184,7 @@ def relative_run(run_dir: str | os.PathLike, runs: str | os.PathLike) -> str:
 
 def placeholders(runs: str | os.PathLike | None = None) -> list[tuple[str, str]]:
     """(absolute path, placeholder) pairs, longest path first, for :func:`scrub`."""
-    from sparselab.data.root import data_root
+    from sparselab.locations import data_root
 
     pairs = [(str(PROJECT), "<project>"), (str(data_root()), "<data root>")]
     if runs is not None:

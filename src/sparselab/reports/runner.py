@@ -381,7 +381,7 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
     check_only(plan, profile, args.only)
     check_set(args.extra)
     if not args.report_only:
-        from sparselab.data.first_use import prepare
+        from sparselab.preflight import prepare
 
         status = prepare(CONF_DIR, *[[f"experiment={e}", f"profile={profile}", *o] for e, o in plan.sweeps
                                      if not args.only or e in args.only])   # every sweep's data, before the first

@@ -32,8 +32,10 @@ from sparselab.decoding.beam import EnsembleStepModel, Seq2SeqStepModel
 from sparselab.engine import record
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import job_device
-from sparselab.engine.errors import ConfigError
-from sparselab.models.build import build_model, load_model, model_config, save_model
+from sparselab.errors import ConfigError
+from sparselab.models.build import load_model, model_config, save_model
+from sparselab.tasks import settings
+from sparselab.tasks.settings import build_model
 from sparselab.training import loop
 from sparselab.training.inflection_module import InflectionModule
 
@@ -52,10 +54,12 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
 
 def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
-    data = inflection_data.prepare(cfg, ctx.path("vocab.json"))
+    spec, beam = settings.inflection_data(cfg), settings.beam_settings(cfg)
+    data = inflection_data.prepare(spec, ctx.path("vocab.json"), int(cfg.task.batch_size),
+                                   int(cfg.task.decode_batch_size), int(cfg.seed), settings.loader_options(cfg))
     val, ev, langs, src, tgt = data.val, data.ev, data.langs, data.src, data.tgt
     train_ds, train_dl = data.train_ds, data.train_dl
-    mcfg = model_config(cfg.model, src, tgt)
+    mcfg = model_config(settings.model_container(cfg), src, tgt)
     model = build_model(mcfg)
     log.info("inflection %s: %d languages, %d train / %d val / %d eval examples; vocab src %d tgt %d; α=%g attn α=%g",
              cfg.data.setting, len(langs), len(train_ds), sum(map(len, val.values())), sum(map(len, ev.values())),
@@ -66,16 +70,17 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     vci = cfg.trainer.get("val_check_interval")
     if isinstance(vci, int):  # Lightning refuses an interval longer than the epoch
         extra_kw["val_check_interval"] = min(vci, len(train_dl))
-    fitted = loop.fit(module, train_dl, data.val_dl, cfg, ctx, **extra_kw)
+    fitted = loop.fit(module, train_dl, data.val_dl, settings.fit_settings(cfg), ctx, **extra_kw)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
     save_model(ctx.path(MODEL_FILE), model, mcfg, src, tgt, alpha, attn_alpha, langs)
 
     step_model = Seq2SeqStepModel(model, alpha)
-    metrics, extra = evaluation.evaluate(step_model, ev, src, tgt, cfg, ctx.run_dir, inflection_data.gold_files(cfg, langs))
-    metrics.update(evaluation.beam_shares(step_model, val, src, tgt, cfg, prefix="val_"))
+    metrics, extra = evaluation.evaluate(step_model, ev, src, tgt, beam, spec.eval_split, ctx.run_dir,
+                                         inflection_data.gold_files(spec, langs))
+    metrics.update(evaluation.beam_shares(step_model, val, src, tgt, beam, prefix="val_"))
     sp_metrics, sp_extra = evaluation.sparsity_stats(model, alpha, val, src, tgt, int(cfg.task.decode_batch_size))
-    examples = evaluation.nbest_examples(step_model, val, src, tgt, cfg, int(cfg.task.n_examples))
+    examples = evaluation.nbest_examples(step_model, val, src, tgt, beam, int(cfg.task.n_examples))
     ctx.path("nbest_examples.json").write_text(json.dumps(examples, ensure_ascii=False, indent=1))
     ctx.path("sparsity.json").write_text(json.dumps({**sp_metrics, **sp_extra}, indent=1))
     sps = module.train_samples / module.train_time if module.train_time > 0 else 0.0
@@ -142,17 +147,19 @@ def find_members(cfg: DictConfig) -> list[dict]:
 def run_ensemble(cfg: DictConfig, ctx: RunContext) -> dict:
     members = find_members(cfg)
     device = job_device(cfg)
-    loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE, device) for m in members]
+    loaded = [load_model(Path(m["run_dir"]) / MODEL_FILE, build_model, device) for m in members]
     src, tgt = loaded[0][1], loaded[0][2]
     for _, s, t, _ in loaded[1:]:
         if s.itos != src.itos or t.itos != tgt.itos:
             raise ValueError("ensemble members have different vocabularies (trained on different data?)")
     langs = loaded[0][3]["languages"]
-    val, ev = inflection_data.load_eval_splits(cfg, langs)
+    spec, beam = settings.inflection_data(cfg), settings.beam_settings(cfg)
+    val, ev = inflection_data.load_eval_splits(spec, langs)
     alpha = float(cfg.mapping.alpha)
     step_model = EnsembleStepModel([Seq2SeqStepModel(m, alpha) for m, *_ in loaded])
-    metrics, extra = evaluation.evaluate(step_model, ev, src, tgt, cfg, ctx.run_dir, inflection_data.gold_files(cfg, langs))
-    examples = evaluation.nbest_examples(step_model, val, src, tgt, cfg, int(cfg.task.n_examples))
+    metrics, extra = evaluation.evaluate(step_model, ev, src, tgt, beam, spec.eval_split, ctx.run_dir,
+                                         inflection_data.gold_files(spec, langs))
+    examples = evaluation.nbest_examples(step_model, val, src, tgt, beam, int(cfg.task.n_examples))
     metrics["n_members"] = float(len(members))
     metrics["members_mean_acc"] = sum(float(m["acc"]) for m in members) / len(members)
     extra.update({"members": members, "examples": examples, "languages": langs})

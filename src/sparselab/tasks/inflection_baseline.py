@@ -20,7 +20,7 @@ from omegaconf import DictConfig
 from sparselab.baselines import affix_rules
 from sparselab.data import sigmorphon as sg
 from sparselab.engine.context import RunContext
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 
 log = logging.getLogger("sparselab")
 

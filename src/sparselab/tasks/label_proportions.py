@@ -22,7 +22,7 @@ import torch
 
 from sparselab import analysis
 from sparselab.data import mulan, synthetic
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models import linear
 from sparselab.engine.overrides import check_no_mapping
 

@@ -35,8 +35,8 @@ import numpy as np
 from omegaconf import OmegaConf
 
 from sparselab.data import mulan
-from sparselab.data.root import data_root
-from sparselab.engine.errors import ConfigError
+from sparselab.locations import data_root
+from sparselab.errors import ConfigError
 from sparselab.engine.overrides import check_no_mapping
 from sparselab.models import linear
 

@@ -25,11 +25,11 @@ from omegaconf import DictConfig
 
 from sparselab.data import glove, snli
 from sparselab.data import snli_data as data
-from sparselab.data.root import data_root
-from sparselab.data.workers import loader_options
+from sparselab.locations import data_root
 from sparselab.engine.context import RunContext
-from sparselab.engine.errors import ConfigError
+from sparselab.errors import ConfigError
 from sparselab.models import nli_build
+from sparselab.tasks import settings
 from sparselab.models.nli import NLIClassifier
 from sparselab.engine.overrides import check_no_mapping
 from sparselab.training import loop
@@ -106,11 +106,12 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
     check_no_mapping(cfg)
     tcfg = cfg.task
     variant = str(tcfg.attention)
-    normalizer = nli_build.normalizer_config(tcfg)
+    normalizer = settings.nli_normalizer(tcfg)
     l2 = float(tcfg.l2)
     if l2 < 0:
         raise ConfigError(f"task.l2={l2}: must be >= 0")
-    splits, examples = data.load_data(cfg)
+    spec = settings.snli_data(cfg)
+    splits, examples = data.load_data(spec)
     vocab = snli.build_vocab([s.pairs for s in splits.values()] + [examples])
     vectors = str(cfg.data.vectors)
     words = vocab.itos
@@ -121,15 +122,15 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
              ", ".join(f"{k} {len(s.pairs)} (dropped '-' {s.dropped})" for k, s in splits.items()), len(vocab),
              len(found.vectors), vectors, 100 * oov["test"]["oov_token_rate"])
 
-    mcfg = nli_build.model_config(cfg.model, len(vocab), found.dim, normalizer, vocab.pad_id)
-    model = nli_build.build_model(mcfg)
+    mcfg = nli_build.model_config(settings.model_container(cfg), len(vocab), found.dim, normalizer, vocab.pad_id)
+    model = settings.build_model(mcfg)
     model.set_embeddings(matrix)
     module = NLIModule(model, lr=float(tcfg.lr), l2=l2, ctx=ctx)
-    options = loader_options(cfg)
+    options = settings.loader_options(cfg)
     train_dl = data.loader(splits["train"].pairs, vocab, int(tcfg.batch_size), shuffle=True, seed=int(cfg.seed),
                       options=options)
     dev_dl = data.loader(splits["dev"].pairs, vocab, int(tcfg.eval_batch_size), options=options)
-    fitted = loop.fit(module, train_dl, dev_dl, cfg, ctx)
+    fitted = loop.fit(module, train_dl, dev_dl, settings.fit_settings(cfg), ctx)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
 
@@ -151,7 +152,7 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
         "oov_policy": OOV_POLICY, "oov": oov, "vocab_size": len(vocab), "vectors_found": len(found.vectors),
         "splits": {k: {"pairs": len(s.pairs), "dropped_no_gold": s.dropped, "lines": s.lines,
                        "labels": s.label_counts, "file": str(cfg.data.splits[k])} for k, s in splits.items()},
-        "reductions": data.reductions(cfg, splits, vectors), "history": module.history, "examples": shown,
+        "reductions": data.reductions(spec, splits, vectors), "history": module.history, "examples": shown,
         **fitted.record(), "heatmap": HEATMAP if shown and shown[0]["weights"] is not None else None,
     }
     return {"metrics": metrics, "best": {"val_acc": module.best_score, "epoch": module.best_epoch}, "extra": extra}

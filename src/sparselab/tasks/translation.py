@@ -12,7 +12,7 @@ One task for both papers' translation experiments; one run trains one direction 
   (:class:`~sparselab.training.transformer_module.TransformerModule`), every learned α recorded every
   ``task.alpha_every`` steps (Figure 2).
 
-The model comes from the config (``model._target_``, :mod:`sparselab.models.build`); the LightningModule from
+The model comes from the config (``model._target_``, instantiated by :func:`sparselab.tasks.settings.build_model`); the LightningModule from
 ``task.name`` (:data:`MODULES`). (Not a ``_target_`` key in the task config: a new key would change the identity
 of every finished translation job.) A run reads as:
 
@@ -40,14 +40,15 @@ from sparselab.analysis.heads import learned_alphas
 from sparselab.analysis.sparsity import teacher_forced_sparsity
 from sparselab.analysis.transformer_heads import analyze_heads
 from sparselab.data import mt_data
-from sparselab.data.workers import loader_options
 from sparselab.data.mt_data import MTData
 from sparselab.decoding.beam import Seq2SeqStepModel
 from sparselab.decoding.bleu import bleu_tokenization
 from sparselab.decoding.translation import TRANSLATIONS, autocomplete_examples, test_all
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import job_device
-from sparselab.models.build import build_model, model_config, save_model
+from sparselab.models.build import model_config, save_model
+from sparselab.tasks import settings
+from sparselab.tasks.settings import build_model
 from sparselab.training import loop
 from sparselab.training.alpha_trajectory import AlphaTrajectory
 from sparselab.training.translation_module import TranslationModule
@@ -108,11 +109,13 @@ def _normalizers(model) -> dict[str, str]:
 
 # ------------------------------------------------------------------ task entry
 def run(cfg: DictConfig, ctx: RunContext) -> dict:
-    data = mt_data.prepare_data(cfg, ctx.path("vocab.json"))
-    train_dl = mt_data.train_loader(cfg, data)
-    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, int(cfg.task.decode_batch_size),
-                            options=loader_options(cfg))
-    mcfg = model_config(cfg.model, data.src, data.tgt)
+    data = mt_data.prepare_data(settings.mt_data(cfg), ctx.path("vocab.json"))
+    tc, options = cfg.task, settings.loader_options(cfg)
+    batch_tokens = tc.get("batch_tokens")
+    train_dl = mt_data.train_loader(data, None if batch_tokens is not None else int(tc.batch_size),
+                                    None if batch_tokens is None else int(batch_tokens), int(cfg.seed), options)
+    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, int(tc.decode_batch_size), options=options)
+    mcfg = model_config(settings.model_container(cfg), data.src, data.tgt)
     model = build_model(mcfg)
     module = MODULES[str(cfg.task.name)](model, cfg, ctx)
     if isinstance(module, TransformerModule):
@@ -123,12 +126,13 @@ def run(cfg: DictConfig, ctx: RunContext) -> dict:
 def _lstm(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict:
     alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
     log.info("α=%g attn α=%g", alpha, attn_alpha)
-    fitted = loop.fit(module, train_dl, val_dl, cfg, ctx)
+    fitted = loop.fit(module, train_dl, val_dl, settings.fit_settings(cfg), ctx)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
     save_model(ctx.path(MODEL_FILE), model, mcfg, data.src, data.tgt, alpha, attn_alpha, [data.src_lang, data.tgt_lang])
 
-    metrics, test_extra, extra_sets = test_all(cfg, data, Seq2SeqStepModel(model, alpha), ctx.run_dir / TRANSLATIONS)
+    metrics, test_extra, extra_sets = test_all(settings.beam_settings(cfg), data, Seq2SeqStepModel(model, alpha),
+                                               ctx.run_dir / TRANSLATIONS)
     sp_metrics, sp_extra = teacher_forced_sparsity(model, val_dl, alpha, data.tgt.pad_id)
     te_src, te_tgt = data.prep.splits["test"]
     auto = autocomplete_examples(model, alpha, te_src, te_tgt, data.src, data.tgt, int(cfg.task.n_autocomplete),
@@ -136,7 +140,7 @@ def _lstm(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict
     ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
     metrics.update(sp_metrics)
     metrics.update(training_metrics(module, fitted, data))
-    extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra}, "extra_test": extra_sets,
+    extra = {**data_record(data), "test": {"spec": str(data.pair_settings.test), **test_extra}, "extra_test": extra_sets,
              "history": module.history, **fitted.record(), "autocomplete": auto, "model_file": MODEL_FILE, **sp_extra}
     return {"metrics": metrics, "best": {"val_acc": metrics["val_acc_best"], "step": int(metrics["best_step"])},
             "extra": extra}
@@ -154,14 +158,14 @@ def _transformer(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module: 
     # that a resumed job does not take its "step 0" from the resumed weights.
     model.to(job_device(cfg))
     heads_initial = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, n_examples=0)
-    fitted = loop.fit(module, train_dl, val_dl, cfg, ctx, callbacks=[trajectory])
+    fitted = loop.fit(module, train_dl, val_dl, settings.fit_settings(cfg), ctx, callbacks=[trajectory])
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
     out_alpha = module.final_output_alpha()
     save_model(ctx.path(MODEL_FILE), model, mcfg, data.src, data.tgt, out_alpha, float("nan"),
                [data.src_lang, data.tgt_lang])
 
-    metrics, test_extra, extra_sets = test_all(cfg, data, Seq2SeqStepModel(model, out_alpha),
+    metrics, test_extra, extra_sets = test_all(settings.beam_settings(cfg), data, Seq2SeqStepModel(model, out_alpha),
                                                ctx.run_dir / TRANSLATIONS)
     heads = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, int(tc.n_attention_examples))
     alphas = learned_alphas(model)
@@ -172,7 +176,7 @@ def _transformer(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module: 
     for kind, layers in heads["density"].items():
         all_heads = [d for v in layers.values() for d in v]
         metrics[f"density_{kind}"] = sum(all_heads) / max(1, len(all_heads))
-    extra = {**data_record(data), "test": {"spec": str(data.pair_cfg.test), **test_extra},
+    extra = {**data_record(data), "test": {"spec": str(data.pair_settings.test), **test_extra},
              "extra_test": extra_sets, "history": module.history, **fitted.record(),
              "model_file": MODEL_FILE, "alpha_trajectory": trajectory.to_record(),
              "learned_alpha": {k: {str(i): v for i, v in layers.items()} for k, layers in alphas.items()},

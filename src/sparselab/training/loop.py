@@ -7,8 +7,8 @@ when :attr:`Fitted.is_global_zero` (other DDP ranks return at once: evaluation a
 rank 0 only, unsharded, so every number in a record comes from one process's full decode).
 
 **Model selection.** ``<run dir>/checkpoints/best.ckpt`` (weights only) is the state with the best
-validation metric (the module's ``ModelCheckpoint``); early stopping when ``task.early_stopping_patience``
-is set. After ``fit`` rank 0 loads the best state into the module, writes ``checkpoints/fit_done.json``
+validation metric (the module's ``ModelCheckpoint``); early stopping when the fit settings' patience
+(``task.early_stopping_patience``) is set. After ``fit`` rank 0 loads the best state into the module, writes ``checkpoints/fit_done.json``
 (the facts of the fit) and meets the other ranks at a barrier (``trainer.strategy.barrier``). The checkpoint
 folder is deleted once the job's record says finished (``RunContext.after_finished``); ``model.pt`` (written
 by the task, rank 0) holds the best weights. A job killed while it evaluates (beam search over a test set
@@ -55,10 +55,10 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 import lightning as L
 from lightning.pytorch.utilities import rank_zero_only
-from omegaconf import DictConfig, OmegaConf
 
 from sparselab.engine import signals
 from sparselab.engine.context import RunContext
@@ -76,6 +76,16 @@ RESUME_WARNINGS = (
     r"`ModelCheckpoint\(monitor='[^']+'\)` could not find the monitored key in the returned metrics: "
     r"\['epoch', 'step'\]",
 )
+
+
+@dataclass(frozen=True)
+class FitSettings:
+    """What the loop reads of a run's config: built once by the task (:mod:`sparselab.tasks.settings`)."""
+    trainer: Mapping[str, Any]                  # the Lightning Trainer's arguments (``trainer.*``, resolved)
+    resume: bool = True                         # engine.resume
+    early_stopping_patience: int | None = None  # task.early_stopping_*
+    early_stopping_min_delta: float = 0.0
+    early_stopping_start: float = 0.0
 
 
 @dataclass
@@ -181,7 +191,7 @@ def _remove(run_dir: Path, why: str) -> None:
         p.unlink(missing_ok=True)
 
 
-def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunContext, callbacks=(),
+def fit(module: L.LightningModule, train_dl, val_dl, settings: FitSettings, ctx: RunContext, callbacks=(),
         **trainer_overrides) -> Fitted:
     """Train ``module`` (module docstring); the best state is loaded into it on rank 0, on the device it
     trained on, in eval mode. ``callbacks`` are the task's own (e.g. the α trajectory);
@@ -193,7 +203,7 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
 
     run_dir = Path(ctx.run_dir)
     ckpt_dir = run_dir / CHECKPOINTS
-    resume = bool(OmegaConf.select(cfg, "engine.resume", default=True))
+    resume = settings.resume
     ckpt_path = resume_checkpoint(ckpt_dir, run_dir) if resume else None
     if ckpt_path is None:
         # a killed earlier attempt's best file must not be taken for this run's
@@ -204,9 +214,8 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
         # training had ended (the job was killed while it evaluated): restore its final state, train nothing
         log.info("training had ended at step %d: restoring its final state from %s", done["steps"], ckpt_path)
         trainer_overrides = {**trainer_overrides, "max_steps": int(done["steps"])}
-    tc = cfg.task
-    selection = module.callbacks(ckpt_dir, tc.get("early_stopping_patience"), tc.get("early_stopping_min_delta", 0.0),
-                                 tc.get("early_stopping_start", 0.0))
+    selection = module.callbacks(ckpt_dir, settings.early_stopping_patience, settings.early_stopping_min_delta,
+                                 settings.early_stopping_start)
     # The whole state at every validation, for resume: a top-1 checkpoint without a monitor is the latest one.
     # (save_last=True would write last.ckpt only beside another file saved at the same step: a second full copy.)
     last = ModelCheckpoint(dirpath=str(ckpt_dir), filename=LAST.removesuffix(".ckpt"), monitor=None, save_top_k=1,
@@ -216,7 +225,7 @@ def fit(module: L.LightningModule, train_dl, val_dl, cfg: DictConfig, ctx: RunCo
         callbacks = [_LoaderState(train_dl), *callbacks]
     # Lightning orders checkpoint callbacks last, in this order: last.ckpt then holds the best one's new state
     callbacks = [*selection, last, ValidateOnLastStep(), resumed, *callbacks, *validation_media.for_run(ctx)]
-    trainer = make_trainer(cfg.trainer, ctx, callbacks=callbacks,
+    trainer = make_trainer(settings.trainer, ctx, callbacks=callbacks,
                            train_batches=len(train_dl), **{"num_sanity_val_steps": 0, **trainer_overrides})
     # Lightning keeps each submodule's train/eval mode as it finds it at fit start (and restores it after every
     # validation), so a model left in eval mode by an analysis before fit (the Transformer's step-0 head

@@ -74,8 +74,8 @@ def reuters_status(root: str | os.PathLike | None = None) -> str:
     where it was looked for and the registry's note. No fetch command is named: the registry has no files for it,
     so ``fetch`` refuses it."""
     from sparselab.data import mulan, registry
-    from sparselab.data.errors import MissingDataError
-    from sparselab.data.root import data_root
+    from sparselab.errors import MissingDataError
+    from sparselab.locations import data_root
 
     root = data_root() if root is None else Path(root)
     try:
