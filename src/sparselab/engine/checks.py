@@ -10,6 +10,8 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
+from sparselab.engine.identity import check_declared
+from sparselab.engine.record import NOT_RESOLVED
 from sparselab.errors import ConfigError
 
 SEED_MAX = 2**32 - 1  # numpy's RandomState (Lightning's seed_everything) takes seeds in [0, 2**32 - 1]
@@ -107,7 +109,9 @@ def _parse(text: str) -> Any:
 
 
 def check_config(cfg: DictConfig) -> None:
-    """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up."""
+    """Every checked key of ``cfg`` (resolved), its top-level keys declared in the job identity, the data pair an
+    MT config names, and the DDP set-up."""
+    check_declared(k for k in cfg.keys() if k not in NOT_RESOLVED)
     _check_pair(cfg)
     _check_dataset(cfg)
     runs = OmegaConf.select(cfg, "paths.runs", default=None, throw_on_missing=False)
