@@ -1,7 +1,9 @@
 """The identity of every job of every paper's plan, per profile, as ``sparselab.engine.jobs`` expands it.
 
 ``python tests/job_ids.py`` rewrites ``tests/fixtures/job_ids.json``. Do that only in a commit that means to change
-identities, and say in it which jobs change and why: an identity that moves orphans the committed run records.
+identities, and say in it which jobs change and why; an identity that moves must come with the migration
+(``sparselab.engine.identity.MIGRATIONS``) that takes the committed records' configs to it, or it orphans them
+(``tests/test_job_ids.py`` checks every committed record against the fixture).
 Beside each identity the fixture keeps a short hash of every leaf of the job's semantic config, so that a failing
 test can name the keys that changed (the values themselves would make the file ten times larger).
 """
@@ -12,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from sparselab.engine import jobs, record
+from sparselab.engine import identity, jobs, record
 from sparselab.reports.runner import CONF_DIR, PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -81,7 +83,13 @@ def differences(old: dict, new: dict) -> list[str]:
     return sorted(lines)
 
 
-if __name__ == "__main__":
+def write_fixture(entries: dict) -> None:
+    """The fixture: ``entries`` ({paper: {profile: ...}}) under the identity version that computed them."""
     FIXTURE.parent.mkdir(exist_ok=True)
-    FIXTURE.write_text(json.dumps(plan_jobs(), indent=0, sort_keys=True) + "\n")
+    body = {"identity_version": identity.current_version(), **entries}
+    FIXTURE.write_text(json.dumps(body, indent=0, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    write_fixture(plan_jobs())
     print(f"wrote {FIXTURE}")

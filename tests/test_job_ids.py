@@ -1,7 +1,10 @@
-"""Committed runs stay found: every job of every plan keeps the identity recorded in tests/fixtures/job_ids.json.
+"""Committed runs stay found: every job of every plan keeps the identity recorded in tests/fixtures/job_ids.json,
+and every committed record (the ``cpu`` reports' ``runs*.jsonl``, the smoke fixtures' records) is, through the
+identity migrations (sparselab.engine.identity), a job of its plan in that fixture.
 
-A change that means to change identities rewrites the fixture (``python tests/job_ids.py``) in the same commit and
-says why; any other change must leave every identity as it is.
+A change that means to change identities rewrites the fixture (``python tests/job_ids.py``) in the same commit,
+with the migration that takes the committed records there, and says why; any other change must leave every identity
+as it is.
 """
 from __future__ import annotations
 
@@ -10,7 +13,22 @@ import json
 import pytest
 
 from job_ids import FIXTURE, PAPERS, differences, plan_jobs
+from sparselab.engine import identity, record
 from sparselab.reports.runner import CONF_DIR, PROFILES
+
+COMMITTED = [(paper, "cpu", path) for paper in PAPERS
+             for path in sorted((FIXTURE.parents[2] / "reports" / paper / "cpu").glob("runs*.jsonl"))]
+
+
+def committed_records():
+    """``(paper, profile, where, record)`` for every committed run record: the cpu reports' and the smoke fixtures'."""
+    for paper, profile, path in COMMITTED:
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            yield paper, profile, f"{path.name}:{n}", json.loads(line)
+    smoke = FIXTURE.parent / "smoke_records.jsonl"
+    for n, line in enumerate(smoke.read_text().splitlines(), 1):
+        row = json.loads(line)
+        yield row["run_dir"].split("/")[1], "smoke", f"{smoke.name}:{n}", row["record"]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -20,6 +38,29 @@ def test_every_plan_job_keeps_its_identity(paper):
     changed = [f"{paper} {profile}: {line}" for profile in PROFILES
                for line in differences(fixture[paper][profile], now[profile])]
     assert not changed, "job identities changed (see tests/job_ids.py):\n" + "\n".join(changed)
+
+
+def test_the_fixture_is_of_the_current_identity_version():
+    assert json.loads(FIXTURE.read_text())["identity_version"] == identity.current_version()
+
+
+def test_every_committed_record_is_a_job_of_its_plan_through_the_migrations():
+    """Each committed record's stored hash is version 1's (the hash of its config as stored, migrating nothing),
+    and its identity (its config migrated from the version it was written under) is a job of its profile's plan in
+    the fixture, which test_every_plan_job_keeps_its_identity holds to the plan."""
+    fixture = json.loads(FIXTURE.read_text())
+    planned = {(paper, profile): {j["id"] for j in fixture[paper][profile]["jobs"]} for paper in PAPERS
+               for profile in PROFILES}
+    lost, moved, seen = [], 0, {p: 0 for p, _, _ in COMMITTED}
+    for paper, profile, where, rec in committed_records():
+        assert record.job_id(rec["config"]) == rec["config_hash"], where   # its stored config, migrating nothing
+        now = record.identity(rec)
+        moved += now != rec["config_hash"]
+        seen[paper] = seen.get(paper, 0) + 1
+        if now not in planned[paper, profile]:
+            lost.append(f"{paper} {profile} {where}: {rec['config_hash']} -> {now}, not in the plan")
+    assert not lost, "committed records no plan job finds:\n" + "\n".join(lost)
+    assert all(seen.values()) and moved >= 8, (seen, moved)    # the 8 Correia runs moved by the v1 -> v2 migration
 
 
 def test_differences_name_the_job_and_the_keys():

@@ -10,6 +10,8 @@ from typing import Any, Callable, Sequence
 
 from omegaconf import DictConfig, OmegaConf
 
+from sparselab.engine.identity import check_declared
+from sparselab.engine.record import NOT_RESOLVED
 from sparselab.errors import ConfigError
 
 SEED_MAX = 2**32 - 1  # numpy's RandomState (Lightning's seed_everything) takes seeds in [0, 2**32 - 1]
@@ -107,8 +109,10 @@ def _parse(text: str) -> Any:
 
 
 def check_config(cfg: DictConfig, checks: Sequence[Callable[[DictConfig], None]] = ()) -> None:
-    """Every checked key of ``cfg`` (resolved), the data pair an MT config names, and the DDP set-up; ``checks``:
-    the entry point's checks of what the engine does not know (the data layer's tables, sparselab.preflight)."""
+    """Every checked key of ``cfg`` (resolved), its top-level keys declared in the job identity, the data pair an
+    MT config names, and the DDP set-up; ``checks``: the entry point's checks of what the engine does not know (the
+    data layer's tables, sparselab.preflight)."""
+    check_declared(k for k in cfg.keys() if k not in NOT_RESOLVED)
     _check_pair(cfg)
     for check in checks:
         check(cfg)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 import torch
 from omegaconf import DictConfig, OmegaConf
 
-from sparselab.engine import datafiles, record, signals, wandb_run
+from sparselab.engine import datafiles, identity, record, signals, wandb_run
 from sparselab.engine.checks import check_accelerator, check_config
 from sparselab.engine.context import RunContext
 from sparselab.engine.devices import on_cuda, set_matmul_precision
@@ -128,15 +128,23 @@ def _devices_setup(cfg: DictConfig) -> int | None:
 
 
 def _adopt(run_dir: Path, chash: str) -> dict[str, Any] | None:
-    """A finished record of this job in a sibling folder named the old way (by the command line's overrides,
-    before run folders were named by the job's identity): the job is not run again."""
+    """A finished record of this job in a sibling folder: one named the old way (by the command line's overrides,
+    before run folders were named by the job's identity), or one named by the identity an earlier identity version
+    gave it (:mod:`sparselab.engine.identity` migrates its config): the job is not run again."""
     if not _is_job_folder(run_dir) or not run_dir.parent.is_dir():
         return None
+    current = identity.current_version()
     for sibling in sorted(run_dir.parent.iterdir()):
-        if sibling.is_dir() and not _is_job_folder(sibling):
-            rec = record.read(sibling)
-            if rec and rec.get("status") == "finished" and record.identity(rec) == chash:
-                return {**rec, "run_dir": str(sibling)}
+        if not sibling.is_dir() or sibling.name == run_dir.name:
+            continue
+        rec = record.read(sibling)
+        if not rec or rec.get("status") != "finished":
+            continue
+        # a folder named by a current-version identity that is not this one holds another job
+        if _is_job_folder(sibling) and record.version_of(rec) == current:
+            continue
+        if record.identity({**rec, "run_dir": str(sibling)}) == chash:
+            return {**rec, "run_dir": str(sibling)}
     return None
 
 

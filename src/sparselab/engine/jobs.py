@@ -17,7 +17,7 @@ from omegaconf import OmegaConf
 from sparselab.engine import record, resolvers
 
 # Overrides that choose where and how a job runs, never what it computes; the engine leaves them out of
-# a job's identity too (record.NON_SEMANTIC_*). They are dropped before composing.
+# a job's identity too (sparselab.engine.identity.machinery_keys). They are dropped before composing.
 _MACHINERY = ("hydra/", "hydra.", "paths.", "logger", "engine.", "threads=",
               "model.attention_impl=")   # fused or materialised attention: the same function
 

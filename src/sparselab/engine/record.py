@@ -6,7 +6,6 @@ metrics, wall time and throughput, and the software/hardware it ran on.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
@@ -18,61 +17,16 @@ from typing import Any, Callable
 
 from omegaconf import DictConfig, OmegaConf
 
+from sparselab.engine import identity as _identity
+
 RECORD = "run.json"
-# Keys that do not change a result: where things are written, how they are logged, and where a job runs
-# (launcher, devices, strategy, nodes: a job started on a laptop and finished on a cluster is one job).
-# Precision stays: it changes the numbers. model.attention_impl (fused kernel or materialised probabilities) computes
-# the same function, to rounding, so it is how a job runs, not what it computes (and no committed run moves).
-NON_SEMANTIC_KEYS = ("paths", "logger", "engine", "threads")
-NON_SEMANTIC_SUBKEYS = (("data", "root"), ("trainer", "accelerator"), ("trainer", "devices"),
-                        ("trainer", "strategy"), ("trainer", "num_nodes"), ("trainer", "use_distributed_sampler"),
-                        ("model", "attention_impl"))
 PACKAGES = ("torch", "lightning", "hydra-core", "omegaconf", "wandb", "sacrebleu", "datasets", "scipy", "numpy")
 
 
-def _canonical(value: Any) -> Any:
-    """A value as the identity sees it: numbers as numbers (``1`` and ``1.0`` are one α), keys sorted."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        f = float(value)
-        return 0.0 if f == 0 else f  # -0.0 is 0
-    if isinstance(value, dict):
-        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, (list, tuple)):
-        return [_canonical(v) for v in value]
-    return str(value)
-
-
-def _unplace(value: Any, places: list[tuple[str, str]]) -> Any:
-    """Strings with the job's own folders (``paths.*``) written as ``<paths.KEY>``, so that a value derived
-    from a folder (``data.cache_dir: ${paths.runs}/.cache/mt``) does not tie the job to one machine."""
-    if isinstance(value, str):
-        for path, name in places:  # a whole path or a path under it, never a substring of another word
-            if value == path or value.startswith(path.rstrip("/") + "/"):
-                return name + value[len(path.rstrip("/")):]
-        return value
-    if isinstance(value, dict):
-        return {k: _unplace(v, places) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_unplace(v, places) for v in value]
-    return value
-
-
-def semantic_dict(config: dict[str, Any]) -> dict[str, Any]:
-    """The part of a resolved config (a plain dict, as stored in ``run.json``) that defines the job."""
-    d = dict(config)
-    paths = d.get("paths") if isinstance(d.get("paths"), dict) else {}
-    places = sorted(((str(v), f"<paths.{k}>") for k, v in paths.items() if isinstance(v, str) and len(v) > 1),
-                    key=lambda pn: -len(pn[0]))
-    # a config committed beside a report has its paths scrubbed (sparselab.reports.records.scrub)
-    places.append(("<runs root>", "<paths.runs>"))
-    for k in NON_SEMANTIC_KEYS:
-        d.pop(k, None)
-    for outer, inner in NON_SEMANTIC_SUBKEYS:
-        if isinstance(d.get(outer), dict):
-            d[outer] = {k: v for k, v in d[outer].items() if k != inner}
-    return _canonical(_unplace(d, places))
+def semantic_dict(config: dict[str, Any], version: int | None = None) -> dict[str, Any]:
+    """The part of a resolved config (a plain dict, as stored in ``run.json``) that defines the job
+    (:func:`sparselab.engine.identity.semantic`; ``version``: the one it was stored under, None: the current)."""
+    return _identity.semantic(config, version)
 
 
 # Not part of the resolved config: Hydra's own node (present in a sweep's folder interpolation, where ``${job_id:}`` is
@@ -91,25 +45,32 @@ def semantic_config(cfg: DictConfig) -> dict[str, Any]:
     return semantic_dict(resolved(cfg))
 
 
-def job_id(config: dict[str, Any]) -> str:
-    """The job's identity: a hash of its normalised, resolved config (:func:`semantic_dict`).
+def job_id(config: dict[str, Any], version: int | None = None) -> str:
+    """The job's identity: a hash of the part of its resolved config that defines it (:func:`semantic_dict`).
 
-    The run folder is named by it, resume matches it, and reports select their plan's jobs by it.
-    It is recomputed from the config a record stores, so records written before the current
-    normalisation (whose stored ``config_hash`` used another one) are still found.
+    The run folder is named by it, resume matches it, and reports select their plan's jobs by it. ``version``: the
+    identity version ``config`` was stored under (None: the current one); an older config is migrated first
+    (:mod:`sparselab.engine.identity`), so a record written under any earlier version is found under the current.
     """
-    blob = json.dumps(semantic_dict(config), sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return _identity.job_id(config, version)
 
 
 def config_hash(cfg: DictConfig) -> str:
     return job_id(resolved(cfg))
 
 
+def version_of(rec: dict[str, Any]) -> Any:
+    """The identity version a record was written under: 1 for a record from before versions."""
+    return rec.get("identity_version", 1)
+
+
 def identity(rec: dict[str, Any]) -> str | None:
-    """A record's job identity, from its stored config (None for a record without one)."""
+    """A record's job identity, from its stored config in the version it was written under (None for a record
+    without a config); a version newer than this code's is an :class:`~sparselab.engine.identity.IdentityVersionError`."""
     cfg = rec.get("config")
-    return job_id(cfg) if isinstance(cfg, dict) else None
+    if not isinstance(cfg, dict):
+        return None
+    return _identity.job_id(cfg, version_of(rec), where=str(rec.get("run_dir") or "a run record"))
 
 
 def read(run_dir: Path) -> dict[str, Any] | None:
@@ -215,6 +176,7 @@ def new_record(cfg: DictConfig, chash: str, threads: int) -> dict[str, Any]:
         "experiment": cfg.get("experiment_name"),
         "config": resolved(cfg),
         "config_hash": chash,
+        "identity_version": _identity.current_version(),
         "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "pid": os.getpid(),
         **environment(threads),

@@ -55,14 +55,16 @@ def provenance(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike | None = None,
                   name: str = "runs.jsonl") -> Path:
-    """Store every run's config, hash and metrics beside the report that used them."""
+    """Store every run's config, hash (and its identity version) and metrics beside the report that used them."""
     runs = runs_root() if runs is None else runs
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
         # scrub: config values under the runs root (data.cache_dir = ${paths.runs}/.cache/mt) hold its path
-        rows.append(scrub(json.dumps({"run": relative_run(r["run_dir"], runs), "config_hash": r.get("config_hash"),
-                                      "config": public_config(r.get("config")), "metrics": r.get("metrics"),
-                                      "best": r.get("best")}, sort_keys=True), runs))
+        row = {"run": relative_run(r["run_dir"], runs), "config_hash": r.get("config_hash"),
+               "config": public_config(r.get("config")), "metrics": r.get("metrics"), "best": r.get("best")}
+        if "identity_version" in r:   # records from before versions have none (version 1): their rows stay as they were
+            row["identity_version"] = r["identity_version"]
+        rows.append(scrub(json.dumps(row, sort_keys=True), runs))
     path = Path(out_dir) / name
     path.write_text("\n".join(rows) + ("\n" if rows else ""))
     return path

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
-from sparselab.engine import record
+from sparselab.engine import identity
 
 GROUPS = ("task", "data", "model")
 
@@ -87,7 +87,7 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     job = OmegaConf.to_container(OmegaConf.masked_copy(other, [k for k in other if k != "hydra"]), resolve=True)
     out = []
     # where a job reads its data from (the smoke profile: the shipped excerpts) is not a difference of the job
-    ignore = [*ignore, *(".".join(k) for k in record.NON_SEMANTIC_SUBKEYS)]
+    ignore = [*ignore, *identity.machinery_keys()]
     skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
     for key, spec in sorted(params.items()):
         ours = {_norm(_get(r["config"], key)) for r in recs}

@@ -142,7 +142,8 @@ def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> l
         if row["run"] not in more:
             raise ValueError(f"{extras}: no row for run {row['run']!r} of {configs.name}")
         rest = {k: v for k, v in more[row["run"]].items() if k != "run"}
-        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"),
+        version = {"identity_version": row["identity_version"]} if "identity_version" in row else {}
+        recs.append({**rest, "config": row["config"], "config_hash": row.get("config_hash"), **version,
                      "metrics": row.get("metrics"), "best": row.get("best"), "run_dir": str(Path(runs) / row["run"])})
     return recs
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from sparselab.engine import record
+from sparselab.errors import ConfigError
 
 from .mt_common import BLEU_DIR, run_sets
 
@@ -79,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     runs = Path(runs_root())
     report = report_path(args.paper, args.profile)
-    done = restore(args.paper, args.profile, runs, report, set(args.skip))
+    try:
+        done = restore(args.paper, args.profile, runs, report, set(args.skip))
+    except ConfigError as err:   # e.g. a record of a newer identity version (sparselab.engine.identity)
+        print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
     print(f"[{args.paper}] {done['restored']} runs restored from {report} into {runs} ({done['files']} files); "
           f"{done['present']} already there, {done['skipped']} skipped")
     return 0

@@ -74,7 +74,7 @@ def choose_profile(arg: str | None) -> str:
 
 
 # Overrides that --set may add to every sweep: where and how a job runs, not what it computes (a job's identity
-# leaves them out: sparselab.engine.record.NON_SEMANTIC_*), so the report finds the jobs of the plan.
+# leaves them out: sparselab.engine.identity.machinery_keys), so the report finds the jobs of the plan.
 WHERE_KEYS = ("hydra.launcher.", "trainer=ddp", "trainer.devices=", "trainer.num_nodes=", "trainer.accelerator=",
               "trainer.strategy=", "engine.", "logger=", "logger.", "threads=")
 SUBMITIT = ("slurm", "slurm_local", "submitit_slurm", "submitit_local")  # launchers that wait on submitted jobs

@@ -27,14 +27,14 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from sparselab.engine import record
+from sparselab.engine import identity, record
 from sparselab import plots
 from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
 
 SEED = "seed"
 # Keys that name where or how a run was written, not what it computed: never "pooled", never "varying".
-NON_SEMANTIC = tuple(record.NON_SEMANTIC_KEYS) + tuple(".".join(k) for k in record.NON_SEMANTIC_SUBKEYS)
+NON_SEMANTIC = identity.machinery_keys()
 
 
 class SweepError(ValueError):
