@@ -9,7 +9,7 @@ translation sweeps ``peters2019/table2_mt`` (Table 2: α ∈ {1, 1.5, 2} tied fo
 direction; Figure 4: de-en over attention α with output α 1.5 and over output α with attention α 1.5); then
 writes ``reports/peters2019/<profile>/`` (Table 1, sparsity and exactness, Figure 1-style examples; Table 2,
 Table 3, Figure 4, Figure 2 autocomplete sets, BLEU files) from the run records only
-(``sparselab.reports.peters2019``: ``report.py`` and ``mt.py``). Figure 6 (training speed) is a
+(``sparselab.reports.peters2019``: one module per artefact, ``report.py`` the front door). Figure 6 (training speed) is a
 benchmark: ``make bench-mt-speed PROFILE=<profile>``.
 """
 from __future__ import annotations

@@ -12,7 +12,8 @@ import pytest
 
 from scripts import PROJECT, load_script, rebuild_report_only
 
-from sparselab.reports.peters2019 import claims as peters2019_claims, mt as peters2019_mt, report as peters2019
+from sparselab.reports.peters2019 import claims as peters2019_claims, convergence, runs as peters2019
+from sparselab.reports.peters2019.significance import significance_rows
 from sparselab.reports.reference import reference
 from reference_data import needs_reference
 
@@ -41,7 +42,7 @@ def bootstrap_mismatches(folder=COMMITTED) -> list[str]:
     Tolerances the computation guarantees across machines: the resamples are drawn with sacrebleu's fixed seed
     and scored from integer n-gram counts, so only the last bit of a BLEU (libm's log / exp) can differ. That
     moves a two-decimal cell by at most one rounding step (0.01), and p by at most one resample (1/1001)."""
-    rows, _, _ = peters2019_mt.significance_rows(folder, stored("runs_mt.jsonl", folder))
+    rows, _, _ = significance_rows(folder, stored("runs_mt.jsonl", folder))
     parts = (folder / "table2_mt.md").read_text(encoding="utf-8").split("(paired bootstrap)\n", 1)
     table = parts[1].split("\n\n")[1].splitlines()[2:] if len(parts) > 1 else []   # the rows after the rule
     committed = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table]
@@ -67,7 +68,7 @@ def test_issue32_claims_are_computed_from_the_committed_records():
 
 def test_issue32_paired_bootstrap_follows_from_the_committed_bleu_files():
     """Per direction and per seed all three mappings ran: de-en 2 seeds, ja-en 1, three mappings each."""
-    assert len(peters2019_mt.significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 9
+    assert len(significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 9
     assert bootstrap_mismatches() == []
 
 
@@ -154,7 +155,7 @@ def stopping_mismatches(recs) -> list[str]:
             continue
         hist = r["extra"]["history"]
         fired = next((h["step"] for i, h in enumerate(hist, 1)
-                      if peters2019_mt.convergence_of({**r, "extra": {"history": hist[:i]}})["stopped"]), None)
+                      if convergence.convergence_of({**r, "extra": {"history": hist[:i]}})["stopped"]), None)
         want = r["metrics"]["steps"] if r["extra"].get("stopped_early") else None
         if fired != want:
             out.append(f"{r['run_dir']}: stopped at {r['metrics']['steps']} (early: {r['extra'].get('stopped_early')}), "

@@ -15,7 +15,8 @@ import pytest
 
 from sparselab.reports import martins2016, numbers, peters2019
 from sparselab.reports.martins2016 import report as martins2016_report
-from sparselab.reports.peters2019 import mt as peters2019_mt
+from sparselab.reports import mt_common
+from sparselab.reports.peters2019 import runs as peters2019_runs
 from sparselab.reports.reference import REFERENCE
 
 from index_links import broken_links
@@ -77,7 +78,7 @@ def test_smoke_reports_match_the_pre_refactor_tables(runs, tmp_path, paper, modu
 def test_mt_only_index_into_an_empty_folder_links_only_what_is_there(runs, tmp_path):
     """`--only peters2019/table2_mt --out DIR` leaves the inflection files alone: in a new DIR there are none,
     so its index must not link table1.md (issue 18, item 11)."""
-    peters2019.write_reports("smoke", tmp_path, {**smoke_options("peters2019"), "only": [peters2019_mt.EXPERIMENT]},
+    peters2019.write_reports("smoke", tmp_path, {**smoke_options("peters2019"), "only": [peters2019_runs.EXPERIMENT]},
                              runs)
     assert not (tmp_path / "table1.md").exists() and (tmp_path / "table2_mt.md").exists()
     html = (tmp_path / "index.html").read_text()
@@ -105,12 +106,11 @@ def test_smoke_reports_rebuild_from_their_committed_records(runs, tmp_path):
     import shutil
 
     from sparselab.engine import record
-    from sparselab.reports.peters2019 import extras
 
     live = tmp_path / "runs"
     shutil.copytree(runs / "smoke" / "peters2019", live / "smoke" / "peters2019")
-    for rec in record.find(live, "smoke", peters2019_mt.EXPERIMENT):   # the fixture keeps no translation files
-        for _, files, _ in peters2019_mt.run_sets(rec):
+    for rec in record.find(live, "smoke", peters2019_runs.EXPERIMENT):   # the fixture keeps no translation files
+        for _, files, _ in mt_common.run_sets(rec):
             for rel in files.values():
                 (Path(rec["run_dir"]) / rel).parent.mkdir(parents=True, exist_ok=True)
                 (Path(rec["run_dir"]) / rel).write_text(f"a hypothesis of {rec['run_dir'][-6:]}\nand one more\n")
@@ -126,8 +126,8 @@ def test_smoke_reports_rebuild_from_their_committed_records(runs, tmp_path):
     assert len(written) > 12 and all((clone / p).read_bytes() == (out / p).read_bytes() for p in written)
     assert sorted(p.name for p in clone.glob("*.png")) == sorted(p.name for p in out.glob("*.png"))
     # the extras hold what the reports read, no machine path: examples / autocomplete sentences of the runs shown
-    rows = [json.loads(x) for name in extras.EXTRAS.values() for x in (out / name).read_text().splitlines()]
-    assert len(rows) == 23 and str(tmp_path) not in "".join((out / n).read_text() for n in extras.EXTRAS.values())
+    rows = [json.loads(x) for name in peters2019_runs.EXTRAS.values() for x in (out / name).read_text().splitlines()]
+    assert len(rows) == 23 and str(tmp_path) not in "".join((out / n).read_text() for n in peters2019_runs.EXTRAS.values())
     assert sum("examples" in r["extra"] for r in rows) == 3 and sum("autocomplete" in r["extra"] for r in rows) == 3
     members = [m for r in rows for m in r["extra"].get("members", [])]
     assert members and all(set(m) == {"seed"} for m in members)

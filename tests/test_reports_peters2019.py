@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from sparselab.engine import record
-from sparselab.reports.peters2019 import report as rep
+from sparselab.reports import tables as T
+from sparselab.reports.peters2019 import (examples, figures, header, per_language, report, runs as R, sparsity,
+                                          table1)
 
 REF = {
     "table1_sigmorphon2018": {"columns": ["high_avg", "high_ens", "medium_avg", "medium_ens"],
@@ -78,15 +80,15 @@ def rows_of(text: str, section: int = 0) -> dict[str, list[str]]:
 
 
 def test_collect_keeps_finished_runs_of_the_setting(runs):
-    train, ens = rep.collect(runs, "smoke")
+    train, ens = R.collect(runs, "smoke")
     assert len(train["medium"]) == 5 and train["high"] == [] and len(ens["medium"]) == 1
-    groups = rep.by_config(train["medium"])
+    groups = R.by_config(train["medium"])
     assert [int(r["config"]["seed"]) for r in groups[(2.0, 2.0)]] == [0, 1]
 
 
 def test_table1_cells_reference_columns_not_run_and_missing(runs):
-    train, ens = rep.collect(runs, "smoke")
-    text = rep.table1_text("smoke", SMOKE, train, ens, REF)
+    train, ens = R.collect(runs, "smoke")
+    text = table1.table1_text("smoke", SMOKE, train, ens, REF)
     assert text.startswith("# Table 1 — word accuracy (%) by output α × attention α\n")
     assert "Profile: **smoke**" in text and "- profile **smoke**; settings run: medium; seeds [0, 1]; ensembles: yes" in text
     rows = rows_of(text)
@@ -104,25 +106,25 @@ def test_table1_cells_reference_columns_not_run_and_missing(runs):
 
 
 def test_ensemble_columns_not_run_without_ensembles(runs):
-    train, ens = rep.collect(runs, "smoke")
-    rows = rows_of(rep.table1_text("smoke", {**SMOKE, "ensemble": False}, train, ens, REF))
+    train, ens = R.collect(runs, "smoke")
+    rows = rows_of(table1.table1_text("smoke", {**SMOKE, "ensemble": False}, train, ens, REF))
     assert rows["1.00,1.00"][6:] == ["82.00", "82.55", "-0.55", "not run in this profile", "85.68", "–"]
 
 
 def test_no_runs_at_all(tmp_path):
-    train, ens = rep.collect(tmp_path, "smoke")
-    text = rep.table1_text("smoke", SMOKE, train, ens, {})
+    train, ens = R.collect(tmp_path, "smoke")
+    text = table1.table1_text("smoke", SMOKE, train, ens, {})
     assert "- profile `smoke`: no finished runs yet" in text
     assert set(rows_of(text)["1.00,1.00"][6:]) == {"missing run", "–"}
-    sp = rep.sparsity_text("smoke", SMOKE, train, {})
+    sp = sparsity.sparsity_text("smoke", SMOKE, train, {})
     assert "| medium | missing run |" in sp and "| high | not run in this profile |" in sp
 
 
 def test_sparsity_shares_on_dev_for_the_dev_best_configuration_and_no_speed(runs):
     """Issue 20: the configuration is picked on dev (here (1,1); (2,2) is best on test), its shares are the dev
     ones (val_*_share), the paper's 66 % / 79 % beside them; no speed columns from the training runs."""
-    train, _ = rep.collect(runs, "smoke")
-    text = rep.sparsity_text("smoke", SMOKE, train, REF)
+    train, _ = R.collect(runs, "smoke")
+    text = sparsity.sparsity_text("smoke", SMOKE, train, REF)
     assert "| high | not run in this profile |  |  |  | 0.81 |  | 0.87 |" in text
     assert "| medium | output α 1.0, attention α 1.0 | 102.00 | 82.00 | 0.60 | 0.66 | 0.80 | 0.79 |" in text
     assert "(target vocabulary size: 40)" in text
@@ -132,10 +134,10 @@ def test_sparsity_shares_on_dev_for_the_dev_best_configuration_and_no_speed(runs
 
 
 def test_shares_of_records_without_dev_shares_read_not_recorded(runs):
-    train, _ = rep.collect(runs, "smoke")
+    train, _ = R.collect(runs, "smoke")
     for r in train["medium"]:
         del r["metrics"]["val_single_share"], r["metrics"]["val_exact_share"]
-    text = rep.sparsity_text("smoke", SMOKE, train, REF)
+    text = sparsity.sparsity_text("smoke", SMOKE, train, REF)
     assert "| 102.00 | 82.00 | not recorded | 0.66 | not recorded | 0.79 |" in text
 
 
@@ -143,16 +145,16 @@ def test_best_key_picks_on_dev_and_breaks_ties_by_alpha_order():
     g = {(2.0, 2.0): [{"metrics": {"val_acc_best": 5.0, "acc": 1.0}}],
          (1.0, 1.5): [{"metrics": {"val_acc_best": 5.0, "acc": 1.0}}],
          (1.5, 1.0): [{"metrics": {"acc": 99.0}}]}
-    assert rep.best_key(g) == (1.0, 1.5)
+    assert R.best_key(g) == (1.0, 1.5)
 
 
 def test_examples_and_per_language(runs):
-    train, ens = rep.collect(runs, "smoke")
-    text = rep.examples_text("smoke", SMOKE, train)
+    train, ens = R.collect(runs, "smoke")
+    text = examples.examples_text("smoke", SMOKE, train)
     assert "## medium setting, output α 1.0, attention α 1.0 (seed 0)" in text
     assert "## medium setting, output α 1.5, attention α 1.5 (seed 0)" in text
     assert "| zulu | a | V | ab | 'ab' 0.75; 'ac' 0.25 | yes | 1.00 |" in text
-    rows = rep.per_language_rows(train, ens)
+    rows = per_language.per_language_rows(train, ens)
     assert rows[0] == ["medium", "single", 1.0, 1.0, 0, "zulu", "80.00", "0.5000", 10, "1.0000", "0.5000"]
     assert rows[-1][:5] == ["medium", "ensemble", 1.0, 1.0, "0+1"] and len(rows) == 6
 
@@ -160,7 +162,7 @@ def test_examples_and_per_language(runs):
 def test_write_reports_and_index(runs, tmp_path):
     out = tmp_path / "report"
     out.mkdir()
-    recs = rep.write_reports("smoke", out, SMOKE, runs, ref=REF)
+    recs = report.write_reports("smoke", out, SMOKE, runs, ref=REF)
     assert len(recs) == 6
     for name in ("table1.md", "sparsity.md", "examples.md", "per_language.csv", "accuracy_by_alpha.png",
                  "support_histogram.png", "runs.jsonl", "index.html", "claims.md"):
@@ -182,7 +184,7 @@ def test_write_reports_and_index(runs, tmp_path):
 
 
 def test_numbers(runs):
-    nums = rep.numbers(runs, "smoke")
+    nums = report.numbers(runs, "smoke")
     assert nums["table1_medium/alpha=2.0,attn_alpha=2.0,seed=1"]["acc"] == 86.0
     assert nums["ensemble_medium/alpha=1.0,attn_alpha=1.0"]["acc"] == 85.0
     assert nums["table1_medium/alpha=1.0,attn_alpha=1.0,seed=0/zulu"]["accuracy"] == 80.0
@@ -213,56 +215,56 @@ def with_history(runs, stopped):
 
 def test_baseline_row_sits_beside_our_softmax_and_worst_configuration(runs):
     record.write(runs / "smoke" / "peters2019" / "baseline_medium", baseline_record(61.0, 60.0))
-    train, _ = rep.collect(runs, "smoke")
-    base = rep.collect_baseline(runs, "smoke")
+    train, _ = R.collect(runs, "smoke")
+    base = R.collect_baseline(runs, "smoke")
     official = {"sigmorphon2018_official_baseline_dev": {"values": {"medium": 63.64}}}
-    rows = rep.baseline_rows(base, train, {**SMOKE, "baseline": True}, official)
+    rows = table1.baseline_rows(base, train, {**SMOKE, "baseline": True}, official)
     # softmax/softmax mean (80+84)/2 = 82; worst configuration (1.5,1.5) = 50; same languages (zulu) and split;
     # beside them the organisers' run of the baseline on dev over all the setting's languages, from papers.yaml
     assert rows == [["medium", 61.0, 60.0, 63.64, 82.0, 50.0, "yes"]]
-    assert rep.baseline_rows(base, train, {**SMOKE, "baseline": True})[0][3] is None
-    text = rep.table1_text("smoke", {**SMOKE, "baseline": True}, train, {"medium": [], "high": []}, {**REF, **official},
+    assert table1.baseline_rows(base, train, {**SMOKE, "baseline": True})[0][3] is None
+    text = table1.table1_text("smoke", {**SMOKE, "baseline": True}, train, {"medium": [], "high": []}, {**REF, **official},
                            base)
     assert "non-neural baseline on the same languages and split" in text
     assert "| medium | 61.00 | 60.00 | 63.64 | 82.00 | 50.00 | yes |" in text
     # per language beside the macro average: each cell (seeds' mean), then the baseline
-    langs, lang_rows = rep.language_table_rows(train, {"medium": [], "high": []}, base, "medium")
+    langs, lang_rows = table1.language_table_rows(train, {"medium": [], "high": []}, base, "medium")
     assert langs == ["zulu"] and lang_rows[0][:4] == ["1.00", "1.00", "avg", "0,1"]
     assert lang_rows[-1][0] == "non-neural baseline" and lang_rows[-1][-1] == 61.0
     assert "## Per language, medium setting" in text
 
 
 def test_baseline_on_other_languages_is_flagged_and_a_missing_baseline_says_so(runs):
-    train, _ = rep.collect(runs, "smoke")
-    assert rep.baseline_rows({"medium": []}, train, SMOKE)[0][1] == rep.MISSING
+    train, _ = R.collect(runs, "smoke")
+    assert table1.baseline_rows({"medium": []}, train, SMOKE)[0][1] == T.MISSING
     other = {"medium": [baseline_record(61.0, 60.0, langs=("zulu", "welsh"))]}
-    assert rep.baseline_rows(other, train, SMOKE)[0][-1] == "no"
+    assert table1.baseline_rows(other, train, SMOKE)[0][-1] == "no"
 
 
 @pytest.mark.parametrize("stopped, why", [(True, "early stopping (patience reached)"), (False, "step/epoch cap")])
 def test_convergence_table_says_why_each_run_stopped(runs, stopped, why):
     with_history(runs, stopped)
-    train, _ = rep.collect(runs, "smoke")
-    rows = rep.convergence_rows(train, SMOKE)
+    train, _ = R.collect(runs, "smoke")
+    rows = table1.convergence_rows(train, SMOKE)
     assert len(rows) == 5 and {r[-1] for r in rows} == {why}
     assert rows[0][:5] == ["medium", 1.0, 1.0, 0, 3]          # setting, α, attention α, seed, validations
-    summary = rep.convergence_summary(train, SMOKE)
+    summary = table1.convergence_summary(train, SMOKE)
     assert summary.startswith(f"{5 if stopped else 0} of 5 runs stopped because dev accuracy stopped improving")
 
 
 def test_validation_schedule_names_interval_and_patience():
-    assert rep.validation_schedule({"check_val_every_n_epoch": 10}, {"early_stopping_patience": 3}) == (
+    assert header.validation_schedule({"check_val_every_n_epoch": 10}, {"early_stopping_patience": 3}) == (
         "every 10 epochs; training stops when it has not improved for 3 validations (early stopping)")
-    assert rep.validation_schedule({"val_check_interval": 700}, {}) == "every 700 batches; no early stopping"
-    assert rep.validation_schedule({}, {"early_stopping_patience": 5, "early_stopping_min_delta": 0.1}) == (
+    assert header.validation_schedule({"val_check_interval": 700}, {}) == "every 700 batches; no early stopping"
+    assert header.validation_schedule({}, {"early_stopping_patience": 5, "early_stopping_min_delta": 0.1}) == (
         "every epoch; training stops when it has not improved by more than 0.1 points for 5 validations "
         "(early stopping)")
 
 
 def test_learning_curves_png_is_written(runs, tmp_path):
     with_history(runs, True)
-    train, _ = rep.collect(runs, "smoke")
-    path = rep.plot_learning_curves(tmp_path / "curves.png", "smoke", SMOKE, train)
+    train, _ = R.collect(runs, "smoke")
+    path = figures.plot_learning_curves(tmp_path / "curves.png", "smoke", SMOKE, train)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -270,6 +272,6 @@ def test_only_the_seeded_cells_have_an_ensemble_column():
     """The cpu plan gives 3 seeds and an ensemble to output and attention α in {1, 2} only: the other cells' ensemble
     column reads "not run in this profile", not "missing run"."""
     cpu = {"settings": ["medium"], "ensemble": True, "seeded_cells": [1.0, 2.0]}
-    assert rep.is_run(cpu, "medium", "ens", (1.0, 2.0)) and rep.is_run(cpu, "medium", "avg", (1.5, 1.5))
-    assert not rep.is_run(cpu, "medium", "ens", (1.5, 2.0)) and not rep.is_run(cpu, "high", "avg", (1.0, 1.0))
-    assert rep.is_run({**cpu, "seeded_cells": None}, "medium", "ens", (1.5, 2.0))
+    assert R.is_run(cpu, "medium", "ens", (1.0, 2.0)) and R.is_run(cpu, "medium", "avg", (1.5, 1.5))
+    assert not R.is_run(cpu, "medium", "ens", (1.5, 2.0)) and not R.is_run(cpu, "high", "avg", (1.0, 1.0))
+    assert R.is_run({**cpu, "seeded_cells": None}, "medium", "ens", (1.5, 2.0))

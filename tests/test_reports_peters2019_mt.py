@@ -1,4 +1,4 @@
-"""sparselab.reports.peters2019.mt in-process, on hand-made run records of peters2019/table2_mt (no training)."""
+"""The Peters MT reports (sparselab.reports.peters2019: table2, table3, figure4, figure2, ...) in-process, on hand-made run records of peters2019/table2_mt (no training)."""
 from __future__ import annotations
 
 import json
@@ -12,8 +12,9 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from sparselab.engine import record
-from sparselab.reports.peters2019 import report as inflection
-from sparselab.reports.peters2019 import mt as rep
+from sparselab.reports import mt_common
+from sparselab.reports.peters2019 import (convergence, figure2, figure4, header, report, runs as R, significance,
+                                          table2 as T2, table3)
 
 REF = {
     "table2_mt_bleu": {"columns": ["de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro"],
@@ -142,33 +143,33 @@ def table(text: str, heading: str | None = None) -> list[list[str]]:
 
 # ---------------------------------------------------------------- cells
 def test_mean_std_reference_and_status_cells():
-    assert rep.mean_std([]) == "–" and rep.mean_std([25.0]) == "25.00"
-    assert rep.mean_std([24.0, 26.0]) == "25.00 ± 1.41"              # sample std (n−1)
-    assert rep.paper_cell(REF, "entmax15", "ja-en") == "20.55 ± 0.30"
-    assert rep.paper_cell(REF, "entmax15", "xx-yy") == "–" and rep.paper_cell({}, "softmax", "de-en") == "–"
-    opts = rep.mt_options(OPTIONS)
-    assert rep.pair_status(opts, "de-en") is None
-    assert rep.pair_status(opts, "ro-en") == rep.NO_DATA == "no training data offline"
-    assert rep.pair_status(opts, "en-de") == rep.NOT_RUN
-    assert rep.ordering({"a": 1.0, "b": 3.0, "c": 3.001}) == "c = b > a" and rep.ordering({"a": None}) == "–"
-    assert rep.num(17993.0) == "17,993" and rep.num(5.55) == 5.55 and rep.num(None) == "–"
+    assert mt_common.mean_std([]) == "–" and mt_common.mean_std([25.0]) == "25.00"
+    assert mt_common.mean_std([24.0, 26.0]) == "25.00 ± 1.41"              # sample std (n−1)
+    assert T2.paper_cell(REF, "entmax15", "ja-en") == "20.55 ± 0.30"
+    assert T2.paper_cell(REF, "entmax15", "xx-yy") == "–" and T2.paper_cell({}, "softmax", "de-en") == "–"
+    opts = R.mt_options(OPTIONS)
+    assert mt_common.pair_status(opts, "de-en") is None
+    assert mt_common.pair_status(opts, "ro-en") == R.NO_DATA == "no training data offline"
+    assert mt_common.pair_status(opts, "en-de") == mt_common.NOT_RUN
+    assert T2.ordering({"a": 1.0, "b": 3.0, "c": 3.001}) == "c = b > a" and T2.ordering({"a": None}) == "–"
+    assert table3.num(17993.0) == "17,993" and table3.num(5.55) == 5.55 and table3.num(None) == "–"
 
 
 def test_collect_drops_failed_runs_and_duplicate_configs(runs):
-    recs = rep.collect(runs, "smoke")
+    recs = R.collect_mt(runs, "smoke")
     assert len(recs) == 6
-    assert sorted(rep.key(r) for r in rep.table2_records(recs)) == [
+    assert sorted(R.mt_key(r) for r in R.table2_records(recs)) == [
         ("de-en", 1.0, 1.0), ("de-en", 1.0, 1.0), ("de-en", 1.5, 1.5), ("en-ja", 1.5, 1.5)]
 
 
 # ---------------------------------------------------------------- Table 2
 def test_table2_cells_paper_columns_not_run_missing_and_no_data(runs):
-    recs = rep.collect(runs, "smoke")
-    text = rep.table2_text("smoke", OPTIONS, recs, REF)
+    recs = R.collect_mt(runs, "smoke")
+    text = T2.table2_text("smoke", OPTIONS, recs, REF)
     rows = {r[0]: r[1:] for r in table(text, "## Tokenized BLEU")}
-    g = rep.by_key(recs)
+    g = R.by_key(recs)
     soft = [r["metrics"]["bleu_tok"] for r in g[("de-en", 1.0, 1.0)]]
-    assert rows["softmax (α=1)"][:2] == [rep.mean_std(soft), "25.70 ± 0.15"] and "±" in rows["softmax (α=1)"][0]
+    assert rows["softmax (α=1)"][:2] == [mt_common.mean_std(soft), "25.70 ± 0.15"] and "±" in rows["softmax (α=1)"][0]
     assert rows["sparsemax (α=2)"][:2] == ["missing run", "24.69 ± 0.22"]       # only a failed run
     assert rows["1.5-entmax"][2:4] == ["not run in this profile", "22.42 ± 0.08"]  # en-de not in the plan
     assert rows["1.5-entmax"][6] == f"{g[('en-ja', 1.5, 1.5)][0]['metrics']['bleu_tok']:.2f}"
@@ -196,7 +197,7 @@ def test_table2_cells_paper_columns_not_run_missing_and_no_data(runs):
 
 
 def test_no_runs_at_all(tmp_path):
-    text = rep.table2_text("smoke", OPTIONS, rep.collect(tmp_path, "smoke"), REF)
+    text = T2.table2_text("smoke", OPTIONS, R.collect_mt(tmp_path, "smoke"), REF)
     assert "- profile `smoke`: no finished MT runs yet" in text
     rows = {r[0]: r[1:] for r in table(text, "## Tokenized BLEU")}
     assert rows["softmax (α=1)"][0] == "missing run" and rows["softmax (α=1)"][8] == "no training data offline"
@@ -204,8 +205,8 @@ def test_no_runs_at_all(tmp_path):
 
 # ---------------------------------------------------------------- Table 3, beam statistics
 def test_table3_rows_and_beam_statistics(runs):
-    recs = rep.collect(runs, "smoke")
-    text = rep.table3_text("smoke", OPTIONS, recs, REF)
+    recs = R.collect_mt(runs, "smoke")
+    text = table3.table3_text("smoke", OPTIONS, recs, REF)
     rows = {(r[0], r[1]): r[2:] for r in table(text)}
     assert rows[("de-en", "softmax (α=1)")] == ["10.00", "24.25", "100.00", "17,993", "290"]
     assert rows[("de-en", "1.5-entmax")] == ["6.67", "5.55", "66.67", "16.13", "290"]
@@ -221,8 +222,8 @@ def test_table3_rows_and_beam_statistics(runs):
 
 # ---------------------------------------------------------------- Figure 4
 def test_figure4_table_and_png(runs, tmp_path):
-    recs = rep.collect(runs, "smoke")
-    text = rep.figure4_text("smoke", OPTIONS, recs, REF)
+    recs = R.collect_mt(runs, "smoke")
+    text = figure4.figure4_text("smoke", OPTIONS, recs, REF)
     rows = {r[0]: r[1:] for r in table(text)}
     assert rows["1.5"] == ["45.00", "1", "63.12", "45.00", "1", "63.23"]         # the Table 2 run, in both grids
     assert rows["2"][:3] == ["46.00", "1", "63.32"] and rows["1.25"][3:5] == ["47.00", "1"]
@@ -230,13 +231,13 @@ def test_figure4_table_and_png(runs, tmp_path):
     assert rows["2.25"][5] == "59.70" and len(rows) == 10
     assert "Points of the attention α grid run in this profile: 1.5, 2 (planned: 1, 1.5, 2)" in text
     assert "Paper's summary: the output alpha has a clear optimum." in text
-    png = rep.plot_figure4(tmp_path / "f4.png", "smoke", recs, REF)
+    png = figure4.plot_figure4(tmp_path / "f4.png", "smoke", recs, REF)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 # ---------------------------------------------------------------- Figure 2
 def test_autocomplete_formatting(runs):
-    text = rep.autocomplete_text("smoke", OPTIONS, rep.collect(runs, "smoke"))
+    text = figure2.autocomplete_text("smoke", OPTIONS, R.collect_mt(runs, "smoke"))
     assert "## de-en, softmax (α=1) (seed 0), test sentence 0" in text
     assert "## en-ja, 1.5-entmax (seed 0), test sentence 0" in text
     assert "- source: Ein Mann .\n- reference: A man .\n" in text
@@ -246,32 +247,32 @@ def test_autocomplete_formatting(runs):
 
 # ---------------------------------------------------------------- hyp/ref files and BLEU
 def test_bleu_files_reproduce_every_table2_bleu(runs, tmp_path):
-    recs = rep.collect(runs, "smoke")
+    recs = R.collect_mt(runs, "smoke")
     out = tmp_path / "report"
-    rows = rep.copy_bleu_files(out, recs)
-    files = sorted(p.name for p in (out / rep.BLEU_DIR).iterdir())
+    rows = T2.copy_bleu_files(out, recs)
+    files = sorted(p.name for p in (out / mt_common.BLEU_DIR).iterdir())
     assert len(files) == 4 * (3 + 3) + 4            # 3 de-en runs x (test + iwslt17) + en-ja test; 4 files each
     hyps = [f for f in files if ".hyp." in f]
     assert all(f.replace(".hyp.", ".ref.") in files for f in hyps) and len(hyps) * 2 == len(files)
     by_stem = {r[0]: r for r in rows}
-    for rec in rep.table2_records(recs):
-        for set_name, _, metrics in rep.run_sets(rec):
-            stem = rep.bleu_file_stem(rec, set_name)
+    for rec in R.table2_records(recs):
+        for set_name, _, metrics in mt_common.run_sets(rec):
+            stem = R.bleu_file_stem(rec, set_name)
             tok = "ja-mecab" if rec["extra"]["tgt_lang"] == "ja" else "13a"
             for kind, metric, tokenize in (("detok", "bleu", tok), ("tok", "bleu_tok", "none")):
-                d = out / rep.BLEU_DIR
+                d = out / mt_common.BLEU_DIR
                 hyp = (d / f"{stem}.{kind}.hyp.txt").read_text(encoding="utf-8").splitlines()
                 ref = (d / f"{stem}.{kind}.ref.txt").read_text(encoding="utf-8").splitlines()
                 assert bleu(hyp, ref, tokenize) == pytest.approx(metrics[metric], abs=1e-9)
                 assert by_stem[f"{stem}.{kind}"][1] == metrics[metric] and f"-tok {tokenize}" in by_stem[f"{stem}.{kind}"][2]
-    text = rep.table2_text("smoke", OPTIONS, recs, REF, rows)
+    text = T2.table2_text("smoke", OPTIONS, recs, REF, rows)
     assert "## Re-checking every BLEU with the sacrebleu CLI" in text
 
 
 def test_sacrebleu_cli_reproduces_a_table_cell(runs, tmp_path):
-    recs = rep.collect(runs, "smoke")
+    recs = R.collect_mt(runs, "smoke")
     out = tmp_path / "report"
-    rows = rep.copy_bleu_files(out, recs)
+    rows = T2.copy_bleu_files(out, recs)
     row = next(r for r in rows if r[0].startswith("de-en.alpha1.5-attn1.5.seed0.test.detok"))
     cmd = row[2].strip("`").split()
     exe = shutil.which("sacrebleu", path=str(Path(sys.executable).parent)) or shutil.which("sacrebleu")
@@ -279,7 +280,7 @@ def test_sacrebleu_cli_reproduces_a_table_cell(runs, tmp_path):
     proc = subprocess.run([exe, *cmd[1:]], cwd=out, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert f"{float(proc.stdout.split()[0]):.2f}" == f"{row[1]:.2f}"          # -w 2: the table's two decimals
-    table2 = {r[0]: r[1:] for r in table(rep.table2_text("smoke", OPTIONS, recs, REF), "## Detokenized SacreBLEU")}
+    table2 = {r[0]: r[1:] for r in table(T2.table2_text("smoke", OPTIONS, recs, REF), "## Detokenized SacreBLEU")}
     assert table2["1.5-entmax"][0] == f"{row[1]:.2f}"
 
 
@@ -288,7 +289,7 @@ def test_write_reports_through_the_inflection_report_and_index(runs, tmp_path):
     out = tmp_path / "report"
     out.mkdir()
     (out / "figure6_speed.md").write_text("# Figure 6\n\n| mapping | ratio |\n|---|---|\n| softmax | 1.00 |\n")
-    recs = inflection.write_reports("smoke", out, {"settings": [], "ensemble": False, **OPTIONS}, runs, ref=REF)
+    recs = report.write_reports("smoke", out, {"settings": [], "ensemble": False, **OPTIONS}, runs, ref=REF)
     assert len(recs) == 6
     for name in ("table2_mt.md", "table3_sparsity.md", "figure4_alpha_grid.md", "figure4_alpha_grid.png",
                  "autocomplete_examples.md", "runs_mt.jsonl", "index.html"):
@@ -306,7 +307,7 @@ def test_write_reports_through_the_inflection_report_and_index(runs, tmp_path):
     # without MT in the plan options the inflection report lists no MT artefact
     out2 = tmp_path / "report2"
     out2.mkdir()
-    inflection.write_reports("smoke", out2, {"settings": [], "ensemble": False}, runs, ref=REF)
+    report.write_reports("smoke", out2, {"settings": [], "ensemble": False}, runs, ref=REF)
     assert "table2_mt.md" not in (out2 / "index.html").read_text() and not (out2 / "table2_mt.md").exists()
 
 
@@ -317,23 +318,22 @@ def test_only_the_mt_part_leaves_the_inflection_files_as_they_are(runs, tmp_path
             "sparsity.md": "# kept\n"}
     for name, text in kept.items():
         (out / name).write_text(text)
-    options = {"settings": ["medium"], "ensemble": False, "baseline": True, **OPTIONS, "only": [rep.EXPERIMENT]}
-    recs = inflection.write_reports("smoke", out, options, runs, ref=REF)
-    assert {r["experiment"] for r in recs} == {rep.EXPERIMENT}
+    options = {"settings": ["medium"], "ensemble": False, "baseline": True, **OPTIONS, "only": [R.EXPERIMENT]}
+    recs = report.write_reports("smoke", out, options, runs, ref=REF)
+    assert {r["experiment"] for r in recs} == {R.EXPERIMENT}
     assert {name: (out / name).read_text() for name in kept} == kept
     assert (out / "table2_mt.md").stat().st_size > 0 and (out / "mt_learning_curves.png").stat().st_size > 0
     html = (out / "index.html").read_text()
     assert "Table 1 from an earlier run" in html and "unchanged by this one" in html and "table2_mt.md" in html
     # without --only the same call rewrites the inflection files
-    inflection.write_reports("smoke", out, {**options, "only": []}, runs, ref=REF)
+    report.write_reports("smoke", out, {**options, "only": []}, runs, ref=REF)
     assert (out / "table1.md").read_text() != kept["table1.md"]
 
 
 def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs, tmp_path, monkeypatch):
     from sparselab import plots as figures
-    from sparselab.reports import mt_common
 
-    recs = rep.collect(runs, "smoke")
+    recs = R.collect_mt(runs, "smoke")
     seen = {}
     real_save = figures.save
 
@@ -342,7 +342,7 @@ def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs,
         return real_save(fig, path, dpi)
 
     monkeypatch.setattr(figures, "save", keep)
-    path = mt_common.plot_learning_curves(tmp_path / "c.png", recs, rep.curve_label, "LSTM NMT")
+    path = mt_common.plot_learning_curves(tmp_path / "c.png", recs, R.curve_label, "LSTM NMT")
     assert path.stat().st_size > 0
     pairs = sorted({mt_common.pair_of(r) for r in recs})
     assert sorted(seen) == [f"LSTM NMT, {p}" for p in pairs]
@@ -352,7 +352,7 @@ def test_learning_curves_have_one_panel_per_direction_and_one_line_per_run(runs,
 
 
 def test_numbers(runs):
-    nums = rep.numbers(runs, "smoke")
+    nums = report.mt_numbers(runs, "smoke")
     assert len(nums) == 6
     row = nums["table2_mt/de-en,alpha=1.5,attn_alpha=1.5,seed=0"]
     assert set(row) >= {"bleu", "bleu_tok", "bleu_iwslt17", "val_acc_best"} and "train_tgt_tokens_per_s" not in row
@@ -363,10 +363,10 @@ def test_convergence_summary_counts_training_time_across_resumes():
     (the module's training timer, restored with the checkpoint) covers every process. The summary sums the latter."""
     resumed = {"metrics": {"train_time_s": 5400.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": True}}
     capped = {"metrics": {"train_time_s": 1800.0}, "wall_time_s": 1800.0, "extra": {"stopped_early": False}}
-    text = rep.convergence_summary([resumed, capped])
+    text = convergence.convergence_summary([resumed, capped])
     assert text.startswith("1 of 2 runs stopped by early stopping, 1 at the step budget")
     assert "1 at the step budget" in text and "Training time of these runs: 2.00 h" in text
-    assert rep.convergence_summary([]) == ""
+    assert convergence.convergence_summary([]) == ""
 
 
 # ---------------------------------------------------------------- paired bootstrap (test-set noise)
@@ -386,16 +386,16 @@ def noise_runs(root: Path) -> list[dict]:
         rec["extra"]["test"]["files"] = files
         rec["metrics"].update(scores)
         record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
-    return rep.collect(root, "smoke")
+    return R.collect_mt(root, "smoke")
 
 
 def test_paired_bootstrap_rows_against_the_records_and_the_cli(tmp_path):
     recs = noise_runs(tmp_path / "runs")
     out = tmp_path / "report"
-    rep.copy_bleu_files(out, recs)
-    rows, commands, signature = rep.significance_rows(out, recs)
+    T2.copy_bleu_files(out, recs)
+    rows, commands, signature = significance.significance_rows(out, recs)
     assert [r[1] for r in rows] == ["1.5-entmax", "softmax (α=1)", "sparsemax (α=2)"]
-    tok = {rep.alphas(r)[0]: r["metrics"]["bleu_tok"] for r in recs}
+    tok = {R.alphas(r)[0]: r["metrics"]["bleu_tok"] for r in recs}
     assert [r[3] for r in rows] == [f"{tok[a]:.2f}" for a in (1.5, 1.0, 2.0)]     # the Table 2 cells
     assert rows[0][5] == "baseline" and rows[1][5] == f"{tok[1.0] - tok[1.5]:+.2f}"
     assert rows[1][7] == "no" and float(rows[1][6]) > 0.05          # one line more wrong: within noise
@@ -410,22 +410,22 @@ def test_paired_bootstrap_rows_against_the_records_and_the_cli(tmp_path):
     cli = json.loads(proc.stdout)
     assert [f"{s['BLEU']['score']:.2f}" for s in cli] == [r[3] for r in rows]
     assert f"{cli[1]['BLEU']['p_value']:.4f}" == rows[1][6] and f"{cli[2]['BLEU']['p_value']:.4f}" == rows[2][6]
-    text = rep.table2_text("smoke", OPTIONS, recs, REF, None, (rows, commands, signature))
+    text = T2.table2_text("smoke", OPTIONS, recs, REF, None, (rows, commands, signature))
     assert "## Are the differences larger than test-set noise? (paired bootstrap)" in text
     assert table(text, "(paired bootstrap)")[1][:2] == ["de-en", "softmax (α=1)"]
 
 
 def test_paired_bootstrap_needs_all_three_mappings_and_one_reference(tmp_path, runs):
-    recs = rep.collect(runs, "smoke")                 # de-en has no finished α 2 run
+    recs = R.collect_mt(runs, "smoke")                 # de-en has no finished α 2 run
     out = tmp_path / "report"
-    rep.copy_bleu_files(out, recs)
-    assert rep.significance_rows(out, recs) == ([], [], None)
-    assert rep.significance_text(([], [], None)) == ""
+    T2.copy_bleu_files(out, recs)
+    assert significance.significance_rows(out, recs) == ([], [], None)
+    assert significance.significance_text(([], [], None)) == ""
     recs = noise_runs(tmp_path / "runs2")
-    rep.copy_bleu_files(out, recs)
-    ref = out / rep.BLEU_DIR / f"{rep.bleu_file_stem(recs[-1], 'test')}.tok.ref.txt"
+    T2.copy_bleu_files(out, recs)
+    ref = out / mt_common.BLEU_DIR / f"{R.bleu_file_stem(recs[-1], 'test')}.tok.ref.txt"
     ref.write_text(ref.read_text(encoding="utf-8").replace("sentence 0", "sentence zero"), encoding="utf-8")
-    rows, commands, _ = rep.significance_rows(out, recs)
+    rows, commands, _ = significance.significance_rows(out, recs)
     assert rows == [["de-en", "–", "–", "–", "–", "–", "–", "the runs' references differ: not comparable"]]
     assert commands == []
 
@@ -434,15 +434,14 @@ def test_convergence_rule_tells_a_rising_curve_from_a_flat_one():
     """The MT convergence rule (issue 32, the kit's mt_common.convergence, shared with Correia): a run has stopped
     improving when neither its smoothed curve nor its best validation gained 0.25 points over the last 2,000
     steps."""
-    from sparselab.reports import mt_common
 
     def hist(f):
         return [{"step": s, "val_acc": f(s)} for s in range(250, 15001, 250)]
     rising = {"extra": {"history": hist(lambda s: 40 + s / 1000)}}              # +1 point per 1,000 steps
     flat = {"extra": {"history": hist(lambda s: 60 - (0.3 if (s // 250) % 2 else 0))}}   # noisy but flat
-    assert rep.has_stopped_improving(rising) is False and rep.has_stopped_improving(flat) is True
-    assert rep.has_stopped_improving({"extra": {"history": hist(lambda s: 50)[:4]}}) is None   # too short
-    row = rep.convergence_rows([{**rising, "config": {"data": {"pair": "de-en"}, "mapping": {"alpha": 1.0,
+    assert convergence.has_stopped_improving(rising) is False and convergence.has_stopped_improving(flat) is True
+    assert convergence.has_stopped_improving({"extra": {"history": hist(lambda s: 50)[:4]}}) is None   # too short
+    row = convergence.convergence_rows([{**rising, "config": {"data": {"pair": "de-en"}, "mapping": {"alpha": 1.0,
         "attn_alpha": 1.0}, "seed": 0, "trainer": {"max_steps": 15000}}, "metrics": {"steps": 15000}}])[0]
     assert "**no: still rising**" in row and "+2.00" in row
     assert mt_common.convergence(flat["extra"]["history"])["trend"] == 0.0
@@ -460,15 +459,15 @@ def test_a_runs_convergence_window_is_its_early_stopping_patience_in_updates():
                 "metrics": {"steps": steps}, "extra": {"history": hist}}
     # +0.1 point per validation: a gain of 0.3 over 4,500 steps, more than the rule allows
     slow = rec(1500, 3, lambda s: 60 + s / 15000, 30000)
-    assert rep.plateau_window(slow) == (4500, 2)
-    conv = rep.convergence_of(slow)
-    assert conv["window"] == 4500 and round(conv["trend"], 6) == 0.3 and rep.has_stopped_improving(slow) is False
+    assert convergence.plateau_window(slow) == (4500, 2)
+    conv = convergence.convergence_of(slow)
+    assert conv["window"] == 4500 and round(conv["trend"], 6) == 0.3 and convergence.has_stopped_improving(slow) is False
     # stopped by patience: the last 3 validations (4,500 steps) gained nothing
     flat = rec(1500, 3, lambda s: min(60 + s / 1200, 70), 19500)
-    assert rep.has_stopped_improving(flat) is True
+    assert convergence.has_stopped_improving(flat) is True
     fixed = rec(5000, None, lambda s: 60, 100000)
-    assert rep.plateau_window(fixed) == (15000, 2) and rep.has_stopped_improving(fixed) is True
-    row = rep.convergence_rows([slow])[0]
+    assert convergence.plateau_window(fixed) == (15000, 2) and convergence.has_stopped_improving(fixed) is True
+    row = convergence.convergence_rows([slow])[0]
     assert "4,500" in row and "**no: still rising**" in row
 
 
@@ -492,10 +491,10 @@ def test_paired_bootstrap_runs_for_every_seed(tmp_path):
         rec["extra"]["test"]["files"] = files
         rec["metrics"].update(scores)
         record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
-    recs = rep.collect(tmp_path / "runs", "smoke")
+    recs = R.collect_mt(tmp_path / "runs", "smoke")
     out = tmp_path / "report"
-    rep.copy_bleu_files(out, recs)
-    rows, commands, _ = rep.significance_rows(out, recs)
+    T2.copy_bleu_files(out, recs)
+    rows, commands, _ = significance.significance_rows(out, recs)
     assert [(r[1], r[2]) for r in rows] == [(m, s) for s in (0, 1) for m in ("1.5-entmax", "softmax (α=1)",
                                                                           "sparsemax (α=2)")]
     assert len(commands) == 2 and "seed 1" in commands[1]
@@ -514,7 +513,7 @@ def test_the_cpu_scaling_rule_keeps_the_papers_validations_per_budget():
     settings = OmegaConf.load(PROJECT / "conf" / "profile_settings" / "peters2019.yaml")
     paper = {p: int(settings.paper.data.mt.pairs[p].max_steps) // int(settings.paper.data.mt.pairs[p].val_every)
              for p in ("de-en", "ja-en")}
-    cpu = {p: rep.BUDGET_UPDATES // int(settings.cpu.data.mt.pairs[p].val_every) for p in ("de-en", "ja-en")}
+    cpu = {p: header.BUDGET_UPDATES // int(settings.cpu.data.mt.pairs[p].val_every) for p in ("de-en", "ja-en")}
     assert paper == cpu == {"de-en": 20, "ja-en": 10}
 
     def rec(pair, every, n):
@@ -522,7 +521,7 @@ def test_the_cpu_scaling_rule_keeps_the_papers_validations_per_budget():
                            "task": {"batch_size": 64, "early_stopping_patience": 45000 // every // 10,
                                     "early_stopping_min_delta": 0.25}},
                 "extra": {"splits": {"train": {"n": n}}}}
-    line = rep.scaling_rule([rec("ja-en", 1500, 50000), rec("de-en", 750, 29000)])
+    line = header.mt_scaling_rule([rec("ja-en", 1500, 50000), rec("de-en", 750, 29000)])
     assert "(10 on ja-en, 20 on de-en)" in line
     assert ("ja-en: validation every 1,500 updates, 10 per 15,000-update budget (19 epochs of 50,000 pairs); early "
             "stopping after 4,500 updates (3 validations) without a 0.25-point gain; at most 45,000 updates") in line

@@ -11,7 +11,8 @@ import pytest
 
 from sparselab.reports.peters2019 import predictions as pr
 from sparselab.reports.peters2019 import rescore
-from sparselab.reports.peters2019.report import CSV_HEADER, key, setting_of
+from sparselab.reports.peters2019.per_language import CSV_HEADER
+from sparselab.reports.peters2019.runs import key, setting_of
 
 GOLD = {"adyghe": [("a", "ab", "N;SG"), ("b", "bc", "N;PL"), ("c", "cd", "V"), ("d", "de", "V;PST")],
         "greek": [("x", "xy", "N"), ("y", "yz", "V")]}

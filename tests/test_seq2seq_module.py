@@ -215,7 +215,7 @@ def test_translation_stops_by_the_mt_reports_convergence_rule(tmp_path):
     stopped improving (2-validation smoothed trend and record both below min_delta over patience × cadence
     updates), not where Lightning's patience counter runs out: gains below min_delta never reset that counter, so
     it stopped a de-en run whose smoothed curve was still rising."""
-    from sparselab.reports.peters2019 import mt
+    from sparselab.reports.peters2019 import convergence
     from sparselab.training.plateau_stopping import PlateauStopping
     from sparselab.training.transformer_module import TransformerModule
     from sparselab.training.translation_module import TranslationModule
@@ -246,10 +246,10 @@ def test_translation_stops_by_the_mt_reports_convergence_rule(tmp_path):
     rec = {"config": {"trainer": {"val_check_interval": 2},
                       "task": {"early_stopping_patience": 3, "early_stopping_min_delta": 15.0}},
            "extra": {"history": runs["plateau"]}}
-    assert mt.plateau_window(rec) == (6, 2)
-    conv = mt.convergence_of(rec)
+    assert convergence.plateau_window(rec) == (6, 2)
+    conv = convergence.convergence_of(rec)
     assert conv["stopped"] is True and conv["trend"] == 12.5 and conv["record"] == 10.0
-    assert mt.convergence_of({**rec, "extra": {"history": runs["plateau"][:-1]}})["stopped"] is False
+    assert convergence.convergence_of({**rec, "extra": {"history": runs["plateau"][:-1]}})["stopped"] is False
 
 
 def test_plateau_stopping_needs_a_step_cadence_and_a_higher_is_better_metric():

@@ -18,7 +18,7 @@ early stopping after 4,500 updates without a 0.25-point gain, at most 45,000 ste
 """
 from __future__ import annotations
 
-from sparselab.reports.peters2019 import mt
+from sparselab.reports.peters2019 import convergence
 from sparselab.reports.tables import md_table
 
 from diagnosis_records import arguments, find, store
@@ -78,7 +78,7 @@ def row(label: str, cadence: int, rec) -> list:
     m, e = rec["metrics"], rec["extra"]
     acc = {int(h["step"]): h["val_acc"] for h in e["history"] if h.get("val_acc") is not None}
     halv = halving_steps(rec)
-    conv = mt.convergence_of(rec)
+    conv = convergence.convergence_of(rec)
     rising = {True: "no", False: "yes", None: "–"}[conv["stopped"]]
     return [label, f"{cadence:,}", len(e["history"]), int(m["steps"]), len(halv), f"{halv[0]:,}" if halv else "–",
             *[f"{acc[s]:.2f}" if s in acc else "–" for s in AT],
@@ -102,7 +102,7 @@ def main() -> None:
             "reports/peters2019/diagnosis/diagnose_peters_mt_cadence_report.py RUNS_ROOT...`. "
             "Validation token accuracy is teacher-forced "
             "on small_parallel_enja/dev; BLEU on its test set (beam 5). *Still rising*: the report's rule "
-            f"({mt.convergence_rule_text()}).\n\n## The diagnosis: 15,000 steps, no early stopping\n\n")
+            f"({convergence.convergence_rule_text()}).\n\n## The diagnosis: 15,000 steps, no early stopping\n\n")
     text += md_table(hdr, rows)
     if proto:
         text += "\n## The protocol it chose\n\n"

@@ -2,7 +2,7 @@
 validation curves in one line, and the hypothesis / reference files copied beside the report so that the
 ``sacrebleu`` CLI reproduces each BLEU.
 
-Used by :mod:`.peters2019.mt` (LSTM NMT) and :mod:`.correia2019` (Transformer); both read the records that
+Used by :mod:`.peters2019` (LSTM NMT: its table2, table3, figure4 modules) and :mod:`.correia2019` (Transformer); both read the records that
 :mod:`sparselab.tasks.translation` writes (``metrics.bleu`` / ``bleu_tok``, ``extra.test.files``,
 ``extra.extra_test.<set>``, ``extra.history``).
 """

@@ -12,13 +12,13 @@ from pathlib import Path
 from statistics import mean
 from typing import Any, Mapping, Sequence
 
-from . import mt, predictions
+from . import figure4, predictions, runs
 from ..claims import Claim, Verdict as V, render, stats, untested
 from ..claims.bleu import pair as bleu_pair
+from ..mt_common import BLEU_DIR, pair_of, values
 from ..tables import seed_mean
 
-ALPHAS = (1.0, 1.5, 2.0)
-SETTINGS = ("high", "medium")
+ALPHAS, SETTINGS = runs.ALPHAS, runs.SETTINGS
 SHARE_MARGIN = 0.10          # "approach": a share within 0.10 of the paper's (a stated practical margin)
 ACC_MARGIN = 0.5             # "very small": within ±0.5 accuracy points (a stated practical margin)
 OPTIMUM = (1.125, 1.625)     # "around 1.33": the fitted argmax's 95 % interval inside the paper's grid points nearest it
@@ -210,8 +210,8 @@ def shares(groups: Mapping[str, Mapping], ref) -> Claim:
 # ---------------------------------------------------------------- MT
 def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
     quote, q = "1.5-entmax is the best mapping in MT", "tokenized test BLEU, 1.5-entmax − softmax and − sparsemax"
-    g = mt.by_key(mt.table2_records(recs))
-    pairs = [p for p in mt.PAIRS if all(g.get((p, a, a)) for a in ALPHAS)]
+    g = runs.by_key(runs.table2_records(recs))
+    pairs = [p for p in runs.PAIRS if all(g.get((p, a, a)) for a in ALPHAS)]
     rows = (ref.get("table2_mt_bleu") or {}).get("rows", {})
     cols = (ref.get("table2_mt_bleu") or {}).get("columns", [])
     pv = {(p, o): rows["entmax15"][cols.index(p)][0] - rows[o][cols.index(p)][0] for p in pairs for o in ("softmax", "sparsemax")
@@ -222,12 +222,12 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
     tests, labels = [], []
     for p in pairs:
         for o, a in (("softmax", 1.0), ("sparsemax", 2.0)):
-            base = {mt.seed_of(r): r for r in g[(p, a, a)]}
+            base = {runs.seed_of(r): r for r in g[(p, a, a)]}
             diffs, var = [], []
             for r in g[(p, 1.5, 1.5)]:
-                if mt.seed_of(r) not in base:
+                if runs.seed_of(r) not in base:
                     continue
-                stem = [out / mt.BLEU_DIR / f"{mt.bleu_file_stem(x, 'test')}.tok" for x in (r, base[mt.seed_of(r)])]
+                stem = [out / BLEU_DIR / f"{runs.bleu_file_stem(x, 'test')}.tok" for x in (r, base[runs.seed_of(r)])]
                 if not all(Path(f"{s}.{k}.txt").exists() for s in stem for k in ("hyp", "ref")):
                     return Claim(quote, T2, q, V.UNTESTED, paper=pcell, reason="BLEU files missing", quoted=False)
                 d, v, _ = bleu_pair(Path(f"{stem[0]}.ref.txt"), Path(f"{stem[0]}.hyp.txt"), Path(f"{stem[1]}.hyp.txt"))
@@ -246,13 +246,13 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
 
 def _grid(recs, ref, grid: str):
     """({α: runs' val_acc_best}, {α: paper}, pooled (SD, df) over the de-en cells) of a Figure 4 grid."""
-    g = mt.by_key([r for r in recs if mt.pair_of(r) == mt.FIG4_PAIR])
+    g = runs.by_key([r for r in recs if pair_of(r) == figure4.FIG4_PAIR])
     pts = {}
     for (p, a, b), rs in g.items():
-        if (b if grid == "out" else a) == mt.FIXED:
-            pts[a if grid == "out" else b] = mt.values(rs, "val_acc_best")
-    paper = {float(x): y for x, y, *_ in [(r[0], r[3]) for r in mt.figure4_points(recs, ref)[grid]] if y is not None}
-    return {x: v for x, v in sorted(pts.items()) if v}, paper, stats.pooled_sd([mt.values(rs, "val_acc_best")
+        if (b if grid == "out" else a) == figure4.FIXED:
+            pts[a if grid == "out" else b] = values(rs, "val_acc_best")
+    paper = {float(x): y for x, y, *_ in [(r[0], r[3]) for r in figure4.figure4_points(recs, ref)[grid]] if y is not None}
+    return {x: v for x, v in sorted(pts.items()) if v}, paper, stats.pooled_sd([values(rs, "val_acc_best")
                                                                                 for rs in g.values()])
 
 
@@ -262,7 +262,7 @@ def _ran(pts) -> str:
 
 def optimum_interior(recs, ref) -> Claim:
     quote = "the best output-α point of the grid run lies inside it, above both ends"
-    q = f"{mt.FIG4_PAIR} validation token accuracy, output α grid (attention α {mt.FIXED:g})"
+    q = f"{figure4.FIG4_PAIR} validation token accuracy, output α grid (attention α {figure4.FIXED:g})"
     pts, paper, sd_df = _grid(recs, ref, "out")
     if len(pts) < 3:
         return Claim(quote, F4, q, V.UNTESTED, reason=f"{len(pts)} output-α point(s) run, 3 needed", ours=True)
@@ -314,7 +314,7 @@ def beyond_two(recs, ref) -> Claim:
 
 def sparser_attention(recs, ref) -> Claim:
     quote = "moving from softmax toward sparser attention has a very small positive effect"
-    q = f"val. accuracy at the sparsest attention α run − at α 1 (output α {mt.FIXED:g})"
+    q = f"val. accuracy at the sparsest attention α run − at α 1 (output α {figure4.FIXED:g})"
     pts, paper, sd_df = _grid(recs, ref, "attn")
     top = max((x for x in pts if x <= 2), default=None)
     pcell = f"{paper[top] - paper[1.0]:+.2f}" if top in paper and 1.0 in paper else "–"
@@ -333,8 +333,8 @@ def sparser_attention(recs, ref) -> Claim:
 def table3_order(recs, ref) -> Claim:
     quote = "softmax > 1.5-entmax > sparsemax in attended source tokens and in nonzero target tokens"
     q = "adjacent differences of both means, every direction run (validation, teacher forcing)"
-    g = mt.by_key(mt.table2_records(recs))
-    pairs = [p for p in mt.PAIRS if all(g.get((p, a, a)) for a in ALPHAS)]
+    g = runs.by_key(runs.table2_records(recs))
+    pairs = [p for p in runs.PAIRS if all(g.get((p, a, a)) for a in ALPHAS)]
     rows = (ref.get("table3_sparsity_deen") or {}).get("rows", {})
     pcell = ("de-en attended " + " / ".join(f"{rows[m][0]:g}" for m in ("softmax", "entmax15", "sparsemax"))
              if all(m in rows for m in ("softmax", "entmax15", "sparsemax")) else "–")
@@ -343,7 +343,7 @@ def table3_order(recs, ref) -> Claim:
     tests, labels, single = [], [], []
     for p in pairs:
         for m in ("attn_support", "out_support"):
-            cells = [mt.values(g[(p, a, a)], m) for a in ALPHAS]
+            cells = [values(g[(p, a, a)], m) for a in ALPHAS]
             got = [stats.difference(cells[i], cells[i + 1], stats.pooled_sd(cells)) for i in (0, 1)]
             if None in got:
                 single.append(p)

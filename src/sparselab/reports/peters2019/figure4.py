@@ -1,0 +1,103 @@
+"""Figure 4 of Peters et al. (2019): de-en validation token accuracy over attention α (output α 1.5) and over output
+α (attention α 1.5), ours beside the paper's (``figure4_alpha_grid.png`` and its table ``figure4_alpha_grid.md``)."""
+from __future__ import annotations
+
+from pathlib import Path
+from statistics import mean, stdev
+from typing import Any, Mapping
+
+from sparselab import plots
+from . import header
+from .runs import by_key, mt_options
+from ..mt_common import pair_of, values
+from ..tables import MISSING, NONE, NOT_RUN, md_table
+from ..templates import template
+
+text = template(__name__)
+GRID = (1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.25)   # the paper's Figure 4 grid (papers.yaml)
+FIXED = 1.5                    # the other α of each Figure 4 grid
+FIG4_PAIR = "de-en"
+
+
+def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
+    """Per grid (``attn``: attention α with output α 1.5; ``out``: output α with attention α 1.5): rows
+    (α, ours mean val_acc_best, seeds, paper)."""
+    g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
+    fig = ref.get("figure4_alpha_grid_deen", {})
+    paper = {"attn": fig.get(f"attention_alpha_with_output_{FIXED}", {}) or {}, "out": fig.get("output_alpha", {}) or {}}
+    paper = {k: {float(a): float(v) for a, v in d.items()} for k, d in paper.items()}
+    out = {}
+    for grid in ("attn", "out"):
+        ours = {}
+        for (p, a, b), rs in g.items():
+            x = b if grid == "attn" else a
+            if (a if grid == "attn" else b) == FIXED:
+                ours[x] = rs
+        xs = sorted(set(ours) | set(paper[grid]) | set(GRID))
+        out[grid] = [[x, mean(values(ours[x], "val_acc_best")) if x in ours and values(ours[x], "val_acc_best") else None,
+                      len(ours.get(x, [])), paper[grid].get(x)] for x in xs]
+    return out
+
+
+def planned_grid(options: Mapping[str, Any], grid: str) -> list[float]:
+    return sorted(float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, []))
+
+
+def figure4_cell(v, n, planned: bool, pair_run: bool):
+    if v is not None:
+        return v
+    if not pair_run:
+        return NOT_RUN
+    return MISSING if planned else NOT_RUN
+
+
+def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any]) -> str:
+    out = header.translation("Figure 4 — de-en validation token accuracy over α", profile, options,
+                             [r for r in recs if pair_of(r) == FIG4_PAIR])
+    pts = figure4_points(recs, ref)
+    run = FIG4_PAIR in mt_options(options).get("pairs", [])
+    out += text("intro", pair=FIG4_PAIR, fixed=FIXED) + "\n\n"
+    for grid, name in (("attn", "attention α"), ("out", "output α")):
+        planned = set(planned_grid(options, grid)) | {FIXED}
+        ran = [x for x, v, n, _ in pts[grid] if v is not None]
+        out += text("points", name=name, ran=", ".join(f"{x:g}" for x in ran) or "none",
+                    planned=", ".join(f"{x:g}" for x in sorted(planned)) if run else "none") + "\n\n"
+    rows = []
+    for (x, va, na, pa), (_, vo, no, po) in zip(pts["attn"], pts["out"]):
+        rows.append([f"{x:g}", figure4_cell(va, na, x in set(planned_grid(options, "attn")) | {FIXED}, run), na or NONE,
+                     pa, figure4_cell(vo, no, x in set(planned_grid(options, "out")) | {FIXED}, run), no or NONE, po])
+    out += md_table(["α", f"attention α, output α {FIXED} (ours)", "seeds", "(paper)",
+                     f"output α, attention α {FIXED} (ours)", "seeds", "(paper)"], rows)
+    summary = ref.get("figure4_alpha_grid_deen", {}).get("reported_summary")
+    if summary:
+        out += f"\nPaper's summary: {summary}.\n"
+    return out
+
+
+def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path:
+    """One y-axis per panel, ours and the paper's on it; error bars: the SD over seeds where a point has 2+."""
+    plt = plots.pyplot()
+    g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
+    pts = figure4_points(recs, ref)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, (grid, name, fixed) in zip(axes, (("attn", "attention α", f"output α {FIXED}"),
+                                               ("out", "output α", f"attention α {FIXED}"))):
+        ours = [(x, v) for x, v, _, _ in pts[grid] if v is not None]
+        paper = [(x, p) for x, _, _, p in pts[grid] if p is not None]
+        if ours:
+            xs = [x for x, _ in ours]
+            runs = [values(g.get((FIG4_PAIR, FIXED, x) if grid == "attn" else (FIG4_PAIR, x, FIXED), []),
+                           "val_acc_best") for x in xs]
+            err = [stdev(v) if len(v) > 1 else 0.0 for v in runs]
+            ax.errorbar(xs, [v for _, v in ours], yerr=err, marker="o", capsize=3, color="tab:blue",
+                        label=f"ours ({profile}; bars: SD over seeds)")
+        if paper:
+            ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
+        ax.set_xlabel(name)
+        ax.set_ylabel("validation token accuracy (%)")
+        ax.set_title(f"{FIG4_PAIR}, {fixed}")
+        ax.set_xticks(list(GRID))
+        ax.tick_params(axis="x", labelrotation=45)
+        ax.legend(loc="center right", fontsize=7)
+    fig.tight_layout()
+    return plots.save(fig, path, dpi=100)

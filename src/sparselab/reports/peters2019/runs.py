@@ -1,0 +1,204 @@
+"""The Peters records: finding them (the runs root, or the records committed beside a report), splitting them by
+setting, configuration and direction, and what the profile's plan options say was run.
+
+Inflection: ``peters2019/{table1,ensemble,baseline}_<setting>``, keyed by (output α, attention α); translation:
+``peters2019/table2_mt``, keyed by (direction, output α, attention α). The plan options::
+
+    {"settings": [...], "ensemble": bool, "seeded_cells": [...], "baseline": bool,
+     "mt": {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "figure4": {"attn": [...], "out": [...]}}}
+
+``runs.jsonl`` (inflection) and ``runs_mt.jsonl`` hold each run's config, hash, metrics and best
+(``index.write_configs``); :data:`EXTRAS` beside each holds, joined on the run name, the fields the index shows
+(:data:`KEEP`) and the parts of the record's ``extra`` that an artefact reads (:data:`READS`, :data:`SHOWN`), nothing
+else: the extras stay small and their bytes depend on the records only (rows and keys sorted). Which runs' examples
+and autocomplete sentences are shown is the reports' choice (``examples.example_runs``,
+``figure2.autocomplete_runs``): only those runs keep them.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..mt_common import pair_of
+from ..records import committed_records, grouped, keep_only, latest_per_config, load, write_extras as write_rows
+from ..tables import seed_mean
+
+PAPER = "peters2019"
+ALPHAS = (1.0, 1.5, 2.0)
+SETTINGS = ("high", "medium")
+KINDS = ("avg", "ens")
+EXPERIMENT = "peters2019/table2_mt"
+PAIRS = ("de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro")
+# (papers.yaml row name, α, label) — Table 2 ties attention α to output α
+MAPPINGS = (("softmax", 1.0, "softmax (α=1)"), ("entmax15", 1.5, "1.5-entmax"), ("sparsemax", 2.0, "sparsemax (α=2)"))
+NO_DATA = "no training data offline"
+
+Config = tuple[float, float]            # (output α, attention α)
+Key = tuple[str, float, float]          # (pair, output α, attention α)
+
+CONFIGS, CONFIGS_MT = "runs.jsonl", "runs_mt.jsonl"
+EXTRAS = {CONFIGS: "run_extras.jsonl", CONFIGS_MT: "run_extras_mt.jsonl"}
+# index.html's provenance (experiment, commit, versions, device, date, wall time); status and date pick the records
+KEEP = ("status", "experiment", "git_commit", "versions", "device", "finished_at", "wall_time_s")
+
+# what the artefacts read of each kind of run's ``extra`` (peters2019/<kind>_<setting>, peters2019/table2_mt)
+READS: dict[str, Mapping[str, Any]] = {
+    # table1.md (header, convergence), sparsity.md (vocabulary), per_language.csv, support and learning-curve figures
+    "table1": {"n_train": True, "stopped_early": True, "target_vocab_size": True, "support_histogram": True,
+               "per_language": True, "history": {"epoch": True, "val_acc": True, "lr": True}},
+    "ensemble": {"members": {"seed": True}, "per_language": True},      # per_language.csv
+    "baseline": {"per_language": True},         # table1.md: whether it decoded the languages of the neural runs
+    # table2_mt.md (settings, signatures, out-of-domain sets, convergence, BLEU files), table3_sparsity.md (beam
+    # statistics per decoded set, vocabulary), mt_learning_curves.png
+    "table2_mt": {"corpus": True, "splits": {"*": {"spec": True, "n": True}},
+                  "preprocessing": {"bpe": {"merges_learned": True}}, "bleu_tokenization": True, "tgt_lang": True,
+                  "test": {"files": True, "bleu_signature": True, "bleu_tok_signature": True},
+                  "extra_test": {"*": {"spec": True, "files": True, "metrics": True}}, "stopped_early": True,
+                  "target_vocab_size": True, "history": {"step": True, "val_acc": True, "lr": True}},
+}
+AUTOCOMPLETE = 3          # test sentences autocomplete_examples.md shows of a run
+# kept for the runs a report shows them of: (key, spec, how many items); examples.md, autocomplete_examples.md
+SHOWN = {"table1": ("examples", True, None),
+         "table2_mt": ("autocomplete", {"index": True, "src": True, "ref": True, "steps": True}, AUTOCOMPLETE)}
+
+
+# ---------------------------------------------------------------- inflection
+def key(rec) -> Config:
+    m = rec["config"]["mapping"]
+    return float(m["alpha"]), float(m["attn_alpha"])
+
+
+def setting_of(rec) -> str:
+    return rec["config"]["data"]["setting"]
+
+
+def settings_run(options: Mapping[str, Any]) -> list[str]:
+    return list(options.get("settings", []))
+
+
+def is_run(options: Mapping[str, Any], setting: str, kind: str, cell: Config | None = None) -> bool:
+    """Whether the profile's plan runs this column (``kind`` avg: the seeds; ens: their ensemble) for ``cell``:
+    where the plan gives extra seeds to some cells (``seeded_cells``), only those are ensembled."""
+    if setting not in settings_run(options) or (kind == "ens" and not options.get("ensemble")):
+        return False
+    seeded = options.get("seeded_cells")
+    return kind == "avg" or cell is None or not seeded or all(x in seeded for x in cell)
+
+
+def collect(runs, profile: str, stored: Sequence[dict] | None = None
+            ) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
+    """Finished training and ensemble records per setting (``stored``: among these committed ones)."""
+    train, ens = {}, {}
+    for s in SETTINGS:
+        train[s] = load(runs, profile, f"{PAPER}/table1_{s}", lambda r, s=s: setting_of(r) == s, stored)
+        ens[s] = load(runs, profile, f"{PAPER}/ensemble_{s}", lambda r, s=s: setting_of(r) == s, stored)
+    return train, ens
+
+
+def collect_baseline(runs, profile: str, stored: Sequence[dict] | None = None) -> dict[str, list[dict]]:
+    """Finished runs of the shared task's non-neural baseline (``peters2019/baseline_<setting>``)."""
+    return {s: load(runs, profile, f"{PAPER}/baseline_{s}", lambda r, s=s: setting_of(r) == s, stored)
+            for s in SETTINGS}
+
+
+def same_languages(baseline: Sequence[dict], train: Sequence[dict]) -> bool:
+    """Whether the baseline decoded exactly the languages and eval split of the neural runs."""
+    langs = {tuple(sorted(r["extra"].get("per_language", {}))) for r in [*baseline, *train]}
+    splits = {r["config"]["task"]["eval_split"] for r in [*baseline, *train]}
+    return len(langs) == 1 and len(splits) == 1
+
+
+def best_key(g: Mapping[Any, list[dict]]) -> Any:
+    """The configuration with the highest mean dev accuracy (``val_acc_best``), first in α order on ties; never the
+    test accuracy: the paper picks its best configuration on validation data."""
+    return max(sorted(g), key=lambda k: seed_mean(g[k], "val_acc_best") or -1)
+
+
+def by_config(recs) -> dict[Config, list[dict]]:
+    out = defaultdict(list)
+    for r in recs:
+        out[key(r)].append(r)
+    for v in out.values():
+        v.sort(key=lambda r: int(r["config"]["seed"]))
+    return out
+
+
+def trained(train) -> list[dict]:
+    return [r for s in SETTINGS for r in train[s]]
+
+
+# ---------------------------------------------------------------- translation
+def alphas(rec) -> tuple[float, float]:
+    m = rec["config"]["mapping"]
+    return float(m["alpha"]), float(m["attn_alpha"])
+
+
+def mt_key(rec) -> Key:
+    return (pair_of(rec), *alphas(rec))
+
+
+def seed_of(rec) -> int:
+    return int(rec["config"]["seed"])
+
+
+def curve_label(rec) -> str:
+    a, b = alphas(rec)
+    return f"out α={a:g}, attn α={b:g}, seed {seed_of(rec)}"
+
+
+def bleu_file_stem(rec, set_name: str) -> str:
+    """The name of a run's hypothesis and reference files in ``bleu_files/`` (``<pair>.alpha<a>-attn<b>.seed<s>.<set>``)."""
+    a, b = alphas(rec)
+    return f"{pair_of(rec)}.alpha{a:g}-attn{b:g}.seed{seed_of(rec)}.{set_name}"
+
+
+def collect_mt(runs, profile: str, stored: Sequence[dict] | None = None) -> list[dict]:
+    """Finished ``peters2019/table2_mt`` records (``stored``: among these committed ones); one per config hash (a
+    hand run in ``run/`` and a sweep job with the same resolved config are the same run: the one finished last is
+    kept)."""
+    return sorted(latest_per_config(load(runs, profile, EXPERIMENT, stored=stored)),
+                  key=lambda r: (mt_key(r), seed_of(r), r["run_dir"]))
+
+
+def by_key(recs) -> dict[Key, list[dict]]:
+    return grouped(recs, mt_key, seed_of)
+
+
+def table2_records(recs) -> list[dict]:
+    """The runs behind Table 2: attention α = output α ∈ {1, 1.5, 2}."""
+    tied = {a for _, a, _ in MAPPINGS}
+    return [r for r in recs if alphas(r)[0] == alphas(r)[1] and alphas(r)[0] in tied]
+
+
+def mt_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(options.get("mt") or {})
+
+
+# ---------------------------------------------------------------- committed beside a report
+def kind(rec: Mapping[str, Any]) -> str | None:
+    name = rec.get("experiment") or rec.get("config", {}).get("experiment_name") or ""
+    return next((k for k in READS if name.startswith(f"peters2019/{k}")), None)
+
+
+def public_extra(rec: Mapping[str, Any], shown: bool) -> dict[str, Any]:
+    """The parts of ``rec["extra"]`` its kind's artefacts read; ``shown``: with those a report shows of it."""
+    k, extra = kind(rec), rec.get("extra") or {}
+    out = keep_only(extra, READS.get(k, {}))
+    if shown and k in SHOWN and SHOWN[k][0] in extra:
+        name, spec, n = SHOWN[k]
+        out[name] = keep_only(extra[name][:n], spec)
+    return out
+
+
+def write_extras(out: Path, configs: str, recs: Iterable[dict], runs, shown: Iterable[dict] = ()) -> Path:
+    """The extras file of ``configs`` (same runs, same order); ``shown``: the runs whose examples or autocomplete
+    sentences a report shows."""
+    dirs = {r["run_dir"] for r in shown}
+    return write_rows(Path(out) / EXTRAS[configs], recs, runs, KEEP, lambda r: public_extra(r, r["run_dir"] in dirs))
+
+
+def committed(out: Path, runs) -> list[dict]:
+    """The records committed in ``out``: each configs file joined with its extras (``records.committed_records``)."""
+    return [r for configs, extras in EXTRAS.items()
+            for r in committed_records(Path(out) / configs, Path(out) / extras, runs)]

@@ -1,0 +1,33 @@
+"""The prose of the reports, kept in Markdown templates beside the module of their artefact (package data).
+
+``<module>.md`` holds that module's snippets: a line ``<!-- name -->`` starts each, which runs to the next such line;
+its trailing newlines are dropped (the code lays out the blank lines between blocks). Placeholders are
+``str.format``'s (``{level:g}``); ``{{`` and ``}}`` are literal braces.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache, partial
+from importlib import resources
+from typing import Any, Callable
+
+MARKER = re.compile(r"^<!-- (\w+) -->\n", re.M)
+
+
+@cache
+def snippets(package: str, name: str) -> dict[str, str]:
+    text = resources.files(package).joinpath(f"{name}.md").read_text(encoding="utf-8")
+    parts = MARKER.split(text)
+    return {k: v.rstrip("\n") for k, v in zip(parts[1::2], parts[2::2])}
+
+
+def prose(package: str, name: str, key: str, /, **values: Any) -> str:
+    """The snippet ``key`` of the template ``name`` of ``package``, its placeholders filled with ``values``."""
+    return snippets(package, name)[key].format(**values)
+
+
+def template(module: str) -> Callable[..., str]:
+    """``prose`` for the template beside ``module`` (its ``__name__``): ``text = template(__name__)``, then
+    ``text("intro", n=3)``."""
+    package, _, name = module.rpartition(".")
+    return partial(prose, package, name)
