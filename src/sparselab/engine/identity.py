@@ -140,7 +140,7 @@ def migrate(config: dict, version: int | None = None, migrations: Sequence[Migra
         raise IdentityVersionError(f"{where}: identity_version {version} is newer than this sparselab's "
                                    f"({current}); read it with the sparselab that wrote it, or update this one")
     for step in migrations[version - 1:]:
-        config = step(copy.deepcopy(config))
+        config = step(config)      # each step is pure (copies what it changes), so no copy here
     return config
 
 
