@@ -5,7 +5,9 @@ identities, and say in it which jobs change and why; an identity that moves must
 (``sparselab.engine.identity.MIGRATIONS``) that takes the committed records' configs to it, or it orphans them
 (``tests/test_job_ids.py`` checks every committed record against the fixture).
 Beside each identity the fixture keeps a short hash of every leaf of the job's semantic config, so that a failing
-test can name the keys that changed (the values themselves would make the file ten times larger).
+test can name the keys that changed (the values themselves would make the file ten times larger), and a hash of its
+whole resolved config (``config``: machinery too, but for where files are), so that a change meant to move no job
+(a new layout of conf/) is checked to change no value at all; ``tests/resolved_configs.py`` names the keys.
 """
 from __future__ import annotations
 
@@ -36,8 +38,22 @@ def leaves(d, prefix: str = "") -> dict[str, str]:
     return out
 
 
+def config_digest(resolved: dict) -> str:
+    """16 hex digits of the whole resolved config (JSON as is: 1 and 1.0 differ) without where files are: the data
+    root and ``paths`` (a value under the runs folder, such as ``data.cache_dir``, is written ``<paths.runs>/...``)."""
+    config = {k: v for k, v in resolved.items() if k != "paths"}
+    if isinstance(config.get("data"), dict):
+        config["data"] = {k: v for k, v in config["data"].items() if k != "root"}
+    blob = json.dumps(config, sort_keys=True)
+    runs = str((resolved.get("paths") or {}).get("runs") or "")
+    if len(runs) > 1:
+        blob = blob.replace(json.dumps(runs.rstrip("/"))[1:-1] + "/", "<paths.runs>/")
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
-    """{paper: {profile: {"base": {experiment: leaves}, "jobs": [{"experiment", "overrides", "id", "leaves"}]}}}
+    """{paper: {profile: {"base": {experiment: leaves}, "jobs": [{"experiment", "overrides", "id", "config",
+    "leaves"}]}}}
     in plan order; a job's ``leaves`` are those that differ from its experiment's first job (``base``)."""
     out: dict = {}
     for paper in papers:
@@ -52,6 +68,7 @@ def plan_jobs(papers=PAPERS, profiles=PROFILES) -> dict:
                     flat = leaves(record.semantic_dict(resolved))
                     first = base.setdefault(experiment, flat)
                     rows.append({"experiment": experiment, "overrides": job, "id": record.job_id(resolved),
+                                 "config": config_digest(resolved),
                                  "leaves": {k: v for k, v in flat.items() if first.get(k) != v}
                                  | {k: None for k in first if k not in flat}})
             out[paper][profile] = {"base": base, "jobs": rows}
@@ -80,6 +97,9 @@ def differences(old: dict, new: dict) -> list[str]:
             keys = sorted(k for k in set(la) | set(lb) if la.get(k) != lb.get(k))
             lines.append(f"{a['experiment']} {' '.join(a['overrides'])}: {a['id']} -> {b['id']}; "
                          f"keys changed: {', '.join(keys) or '(none: the hash normalisation changed)'}")
+        elif "config" in a and "config" in b and a["config"] != b["config"]:
+            lines.append(f"{a['experiment']} {' '.join(a['overrides'])}: same identity, but its resolved config "
+                         "changed outside it (tests/resolved_configs.py names the keys)")
     return sorted(lines)
 
 

@@ -75,6 +75,27 @@ def test_differences_name_the_job_and_the_keys():
     assert differences(entry, grown) == ["e seed=1: new in the plan (z)"]
 
 
+def test_a_config_change_outside_the_identity_is_named_and_listed_by_key():
+    """The fixture's ``config`` digest (the whole resolved config) catches a value that moved without moving the job;
+    tests/resolved_configs.py names its keys; neither depends on the runs folder."""
+    from job_ids import config_digest
+    from resolved_configs import compare
+
+    job = {"experiment": "e", "overrides": ["seed=0"], "id": "x", "config": "c1", "leaves": {}}
+    entry = {"base": {"e": {}}, "jobs": [job]}
+    assert differences(entry, {"base": {"e": {}}, "jobs": [{**job, "config": "c2"}]}) == [
+        "e seed=0: same identity, but its resolved config changed outside it (tests/resolved_configs.py names the keys)"]
+    here = {"paths": {"runs": "/a/runs"}, "data": {"root": "/x", "cache_dir": "/a/runs/.cache/mt"}, "engine": {"w": 0}}
+    there = {"paths": {"runs": "/b/runs/"}, "data": {"root": None, "cache_dir": "/b/runs/.cache/mt"}, "engine": {"w": 0}}
+    assert config_digest(here) == config_digest(there)
+    assert config_digest(here) != config_digest({**here, "engine": {"w": 0.0}})      # 0 and 0.0 differ here
+    row = {"paper": "p", "profile": "cpu", "experiment": "e", "overrides": ["seed=0"], "config": here}
+    assert compare([row], [row]) == []
+    moved = {**row, "config": {**here, "engine": {"w": 4}}}
+    assert compare([row], [moved]) == ["p cpu e seed=0: engine.w 0 -> 4"]
+    assert compare([row], []) == ["p cpu e seed=0: only before"]
+
+
 def test_compose_all_gives_each_job_the_config_compose_gives_it():
     """engine.jobs.compose_all shares one Hydra composition among the jobs that choose the same config groups: every
     job of every smoke plan (group choices such as mapping=alpha_entmax among them) gets the whole config, unresolved,

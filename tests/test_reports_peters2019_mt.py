@@ -506,14 +506,17 @@ def test_the_cpu_scaling_rule_keeps_the_papers_validations_per_budget():
     """Issue 32: the cpu header states, per direction run, how its cadence and stopping follow from the paper's. The
     validations per budget it names are the paper profile's (max_steps / val_every) and the cpu profile's cadence
     gives the same count in the 15,000-update budget."""
-    from omegaconf import OmegaConf
+    from hydra import compose, initialize_config_dir
 
-    from scripts import PROJECT
+    from sparselab.engine import resolvers
+    from sparselab.run import CONF_DIR
 
-    settings = OmegaConf.load(PROJECT / "conf" / "profile_settings" / "peters2019.yaml")
-    paper = {p: int(settings.paper.data.mt.pairs[p].max_steps) // int(settings.paper.data.mt.pairs[p].val_every)
-             for p in ("de-en", "ja-en")}
-    cpu = {p: header.BUDGET_UPDATES // int(settings.cpu.data.mt.pairs[p].val_every) for p in ("de-en", "ja-en")}
+    resolvers.register()
+    with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
+        pairs = {profile: compose("config", overrides=["experiment=peters2019/table2_mt", f"profile={profile}"]).data.pairs
+                 for profile in ("paper", "cpu")}
+    paper = {p: int(pairs["paper"][p].max_steps) // int(pairs["paper"][p].val_every) for p in ("de-en", "ja-en")}
+    cpu = {p: header.BUDGET_UPDATES // int(pairs["cpu"][p].val_every) for p in ("de-en", "ja-en")}
     assert paper == cpu == {"de-en": 20, "ja-en": 10}
 
     def rec(pair, every, n):

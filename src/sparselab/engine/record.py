@@ -30,9 +30,8 @@ def semantic_dict(config: dict[str, Any], version: int | None = None) -> dict[st
 
 
 # Not part of the resolved config: Hydra's own node (present in a sweep's folder interpolation, where ``${job_id:}`` is
-# evaluated), and the paper's settings for every profile (the config's ``${setting:NAME}`` values hold the running
-# profile's, resolved).
-NOT_RESOLVED = ("hydra", "profile_settings")
+# evaluated).
+NOT_RESOLVED = ("hydra",)
 
 
 def resolved(cfg: DictConfig) -> dict[str, Any]:

@@ -1,11 +1,8 @@
 """OmegaConf resolvers used by the configs.
 
-``${setting:NAME}`` is the value ``NAME`` of the running profile (``profile.name``) in the paper's
-``profile_settings`` node (``conf/profile_settings/<paper>.yaml``, composed by each of its experiments): a paper's
-settings for every profile are in one file, by name, and a shared task / data / model file names them only.
-
-``${by_profile:S,C,P}`` picks the smoke, cpu or paper value by ``profile.name``; only settings that every paper
-shares (the engine's) still use it.
+``${by_profile:S,C,P}`` picks the smoke, cpu or paper value by ``profile.name``: for the settings every paper shares
+(the engine's, the data root). A paper's own values are its experiment files' (the paper profile's), and a smoke or
+cpu run merges the experiment's overlay, ``conf/overlay/<paper>/<artefact>/<profile>.yaml`` (conf/config.yaml).
 
 ``${job_id:}`` is the job's identity (:func:`sparselab.engine.record.job_id` of the resolved config
 without its ``hydra`` node); the run folder is named by it (conf/config.yaml), so the same job under
@@ -35,20 +32,6 @@ def _by_profile(smoke, cpu, paper, *, _root_):
     if name not in PROFILES:
         raise ConfigError(f"profile.name={name!r} is not one of {', '.join(PROFILES)}")
     return {"smoke": smoke, "cpu": cpu, "paper": paper}[name]
-
-
-def _setting(name: str, *, _root_):
-    settings = _root_.get("profile_settings")
-    if settings is None:
-        raise ConfigError(f"${{setting:{name}}} is set per paper: compose an experiment (experiment=<paper>/<name>), "
-                          "whose profile_settings hold it")
-    profile = _root_.profile.name
-    if profile not in PROFILES:
-        raise ConfigError(f"profile.name={profile!r} is not one of {', '.join(PROFILES)}")
-    value = OmegaConf.select(settings, f"{profile}.{name}", default=KeyError)
-    if value is KeyError:
-        raise ConfigError(f"profile_settings.{profile}.{name} is not set (the experiment's conf/profile_settings file)")
-    return value
 
 
 def _job_id(*, _root_):
@@ -118,7 +101,5 @@ def register() -> None:
             OmegaConf.register_new_resolver(name, fn)
     if not OmegaConf.has_resolver("by_profile"):
         OmegaConf.register_new_resolver("by_profile", _by_profile)
-    if not OmegaConf.has_resolver("setting"):
-        OmegaConf.register_new_resolver("setting", _setting)
     if not OmegaConf.has_resolver("job_id"):
         OmegaConf.register_new_resolver("job_id", _job_id)
