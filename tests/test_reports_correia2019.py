@@ -217,7 +217,7 @@ def test_variant_of_the_composed_configs_and_the_wandb_grouping():
     from omegaconf import OmegaConf
 
     from sparselab.engine import resolvers
-    from sparselab.reports import wandb_report
+    from sparselab.reports.correia2019 import wandb as correia_wandb
     from sparselab.run import CONF_DIR
 
     resolvers.register()
@@ -231,8 +231,8 @@ def test_variant_of_the_composed_configs_and_the_wandb_grouping():
         assert runs_mod.variant_of({"config": c}) == want, (experiment, mapping)
         flat = OmegaConf.create(c)
         groups.add(tuple(str(OmegaConf.select(flat, k.removeprefix("config.")))
-                         for k in wandb_report.CORREIA_NORMALIZER))
-        assert c["task"]["name"] == wandb_report.CORREIA_TASK
+                         for k in correia_wandb.CORREIA_NORMALIZER))
+        assert c["task"]["name"] == correia_wandb.CORREIA_TASK
     assert len(groups) == 4
 
 
