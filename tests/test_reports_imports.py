@@ -156,7 +156,7 @@ def test_a_report_starts_without_torch():
     import sys
 
     code = ("import sys; " + "; ".join(f"import {REPORTS}.{p}" for p in PAPERS)
-            + f"; import {REPORTS}.runner; from {REPORTS}.correia2019.report import alpha_room; alpha_room(1e-3, 4, 8)"
+            + f"; import {REPORTS}.runner; from {REPORTS}.correia2019.analysis import alpha_room; alpha_room(1e-3, 4, 8)"
             + "; print(sorted(m for m in ('torch', 'lightning') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

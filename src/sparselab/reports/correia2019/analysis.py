@@ -134,8 +134,6 @@ def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[An
     return rows
 
 
-
-
 # ---------------------------------------------------------------- figures
 def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
     return mt_common.plot_learning_curves(path, recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
@@ -318,5 +316,3 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
                      [[pair_of(r), LABELS[variant_of(r)], seed_of(r), curve_summary(r["extra"].get("history", []))]
                       for r in recs]) if recs else "No runs.\n"
     return text  # report.write_reports appends the per-head α table and the claims (claims.py)
-
-

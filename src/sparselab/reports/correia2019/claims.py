@@ -507,5 +507,3 @@ def per_head_section(runs: Mapping[str, list[dict]]) -> str:
             "its lowest).\n\n")
     return text + (md_table(["attention", "layer", "head", "α step 0", "lowest (step)", "last recorded",
                              "selected model", "change", "path"], rows) if rows else "No α-entmax trajectory.\n")
-
-
