@@ -15,9 +15,10 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 from scipy import stats as st
 
-from sparselab.analysis.head_summary import KINDS, positional_heads
+from sparselab.analysis.head_summary import KINDS
 
 from . import analysis as ana
+from .heads import SELF, prev_confidences
 from ..claims import Claim, Verdict as V, render, stats
 from ..claims.bleu import pair as bleu_pair
 from ..tables import md_table
@@ -31,7 +32,6 @@ DENSE_MODE = 0.125       # a mode of near-dense heads: at least this share of a 
 NEAR_TWO = 1.75          # Figure 3's upper encoder mode "near α → 2": its mean above this
 BPE_HEADS = 2            # the paper reports two BPE-merging heads above its threshold per sparse model
 MIN_QUESTIONS = 20
-SELF = ("enc_self", "dec_self")
 S4, S5 = "§4, Table 1", "§5"
 
 
@@ -460,14 +460,7 @@ def per_head_rows(rec: Mapping[str, Any]) -> list[list[Any]]:
 
 
 def _prev_medians(runs: Mapping[str, list[dict]], threshold: float) -> dict[str, float | None]:
-    out = {}
-    for v, rs in runs.items():
-        conf = [h["confidence"] for r in rs for kind in SELF
-                if ((r.get("extra", {}).get("heads") or {}).get("positional") or {}).get(kind)
-                for h in positional_heads({int(k): s for k, s in r["extra"]["heads"]["positional"][kind].items()},
-                                          -1, threshold)["heads"]]
-        out[v] = median(conf) if conf else None
-    return out
+    return {v: median(conf) if (conf := prev_confidences(rs, threshold)) else None for v, rs in runs.items()}
 
 
 def _best(rs: Sequence[dict], key: str, stat: str) -> float | None:

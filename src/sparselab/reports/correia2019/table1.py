@@ -15,8 +15,8 @@ from . import alpha_rule
 from .header import header
 from .runs import LABELS, LEARNED, PAIRS, TABLE1_VARIANTS, alpha_lr_of, by_key, seed_of, variant_of
 from .. import mt_common
-from ..mt_common import curve_summary, mean_std, pair_of, pair_status, settings_rows, values
-from ..tables import MISSING, NONE, md_table
+from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
+from ..tables import NONE, md_table
 from ..templates import template
 
 prose = template(__name__)
@@ -42,13 +42,6 @@ def variants_present(recs) -> list[str]:
     """The Table 1 rows, and the output-α row when such runs exist."""
     extra = ["output_alpha"] if any(variant_of(r) == "output_alpha" for r in recs) else []
     return [*TABLE1_VARIANTS, *extra]
-
-
-def bleu_cell(rs: Sequence[dict], status: str | None, metric: str) -> str:
-    if status is not None:
-        return status
-    vals = values(rs, metric)
-    return mean_std(vals) if vals else MISSING
 
 
 def table1_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:
