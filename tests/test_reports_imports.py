@@ -124,6 +124,16 @@ def test_one_package_per_paper_with_its_front_door_and_claims():
     assert flat == [], "a paper's module lives in its package"
 
 
+def test_every_paper_package_has_the_same_layout():
+    """The same module names in each paper: records (runs), the header every report starts with, claims, W&B
+    panels and the front door; beside them one module per artefact, whose prose template has its module's name."""
+    for paper in PAPERS:
+        folder = SRC / "reports" / paper
+        names = {p.stem for p in folder.glob("*.py")}
+        assert {"__init__", "runs", "header", "claims", "wandb", "report"} <= names, paper
+        assert {p.stem for p in folder.glob("*.md")} <= names, f"{paper}: a template without its module"
+
+
 def test_no_paper_imports_another_and_the_kit_imports_no_paper():
     crossing = []
     for m, deps in REPORT_MODULES.items():

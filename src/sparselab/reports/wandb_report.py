@@ -23,8 +23,8 @@ sentences (``attention/maps``) and a learned attention α (``alpha/attention.nor
 (:class:`sparselab.training.alpha_trajectory.AlphaTrajectory`).
 
 :func:`panel_keys` names the logged key each panel reads (the outline lists them);
-``tests/test_wandb_panels.py`` checks every one against offline smoke runs (:func:`logged_keys` reads a run's
-``.wandb`` file back with ``wandb leet inspect --json``).
+``tests/test_wandb_panels.py`` checks every one against offline smoke runs (``tests/wandb_panels_check.py`` reads
+a run's ``.wandb`` file back with ``wandb leet inspect --json``).
 """
 from __future__ import annotations
 
@@ -171,53 +171,6 @@ def outline(report: wr.Report, profile: str) -> str:
                       f"{d['reads']} |" for d in map(describe, b.panels)]
             lines.append("")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- what an offline run logged
-def logged_keys(run_dir: str | Path) -> dict[str, set[str]]:
-    """``{key: kinds}`` of what an offline W&B run (``.../wandb/offline-run-*``) logged, read back from its
-    ``.wandb`` file with ``wandb leet inspect --json`` (the CLI's record dump). Kinds: ``config`` (every leaf of
-    the run config, dotted), ``summary``, ``history`` (any key logged over steps), and the media type of a
-    history value (``image-file``, ``histogram``, ``table-file``). Media values come flattened in the dump
-    (``<key>._type``, ``<key>.path``, ...) and are read back as their key."""
-    import json
-    import subprocess
-
-    exe = Path(sys.executable).with_name("wandb")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "wandb"]
-    out = subprocess.run([*cmd, "leet", "inspect", "--json", str(run_dir)], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
-    keys: dict[str, set[str]] = {}
-
-    def add(key: str, kind: str) -> None:
-        keys.setdefault(key, set()).add(kind)
-
-    def config(d: dict, prefix: str = "") -> None:
-        for k, v in d.items():
-            if isinstance(v, dict) and v and not k.startswith("_"):
-                config(v, f"{prefix}{k}.")
-            elif not k.startswith("_"):
-                add(f"{prefix}{k}", "config")
-
-    for line in out.splitlines():
-        rec = json.loads(line)
-        kind = rec.get("type")
-        if kind == "run":
-            config((rec["run"].get("config") or {}).get("update") or {})
-        elif kind == "config":
-            config(rec["config"].get("update") or {})
-        elif kind in ("history", "summary"):
-            item = rec[kind].get("item") or rec[kind].get("update") or {}
-            # the dump flattens a media value into "<key>._type", "<key>.path", ...: one key of that media type
-            media = {k[: -len("._type")]: v for k, v in item.items() if k.endswith("._type")}
-            for k in item:
-                base = next((m for m in media if k.startswith(m + ".")), None)
-                if not k.startswith("_") and base is None:
-                    add(k, kind)
-            for k, v in media.items():
-                add(k, kind)
-                add(k, str(v))
-    return keys
 
 
 def publish(report: wr.Report) -> str:

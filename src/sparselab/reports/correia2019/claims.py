@@ -19,7 +19,7 @@ from sparselab.analysis.head_summary import KINDS
 
 from . import analysis as ana
 from .heads import SELF, prev_confidences
-from ..claims import Claim, Verdict as V, render, stats
+from ..claims import Claim, Verdict as V, paper_page, stats
 from ..claims.bleu import pair as bleu_pair
 from ..tables import md_table
 from .runs import LABELS, PAIRS, SPARSE, by_key, seed_of
@@ -402,11 +402,8 @@ def claims(folder: Path, recs: Sequence[dict], stem, runs: Mapping[str, list[dic
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return render("The paper's claims, tested on our runs",
-                  f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the paper's "
-                  "§5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). "
-                  + " ".join(__doc__.split("\n\n")[1].split()) + " Sentences in quotation marks are the paper's; the "
-                  "others restate its claim.", rows)
+    return paper_page(__doc__, f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the "
+                      "paper's §5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). ", rows)
 
 
 # ---------------------------------------------------------------- per head
@@ -463,11 +460,14 @@ def _prev_medians(runs: Mapping[str, list[dict]], threshold: float) -> dict[str,
     return {v: median(conf) if (conf := prev_confidences(rs, threshold)) else None for v, rs in runs.items()}
 
 
+def _scores(rs: Sequence[dict], key: str, stat: str) -> list[float]:
+    """Every head's ``stat`` score (both self-attentions, every run) in ``extra[key]``."""
+    return [s for r in rs for kind in SELF
+            for layer in (((r.get("extra", {}).get(key) or {}).get(stat) or {}).get(kind) or {}).values() for s in layer]
+
+
 def _best(rs: Sequence[dict], key: str, stat: str) -> float | None:
-    vals = [s for r in rs for kind in SELF
-            for layer in (((r.get("extra", {}).get(key) or {}).get(stat) or {}).get(kind) or {}).values()
-            for s in layer]
-    return max(vals) if vals else None
+    return max(_scores(rs, key, stat), default=None)
 
 
 def _count(rs: Sequence[dict], stat: str) -> int:
@@ -482,9 +482,7 @@ def paper_bpe_threshold(ref: Mapping[str, Any]) -> float | None:
 
 def _above(rs: Sequence[dict], key: str, threshold: float) -> int:
     """Heads (both self-attentions, every run) whose BPE-merging score exceeds ``threshold``."""
-    return sum(s > threshold for r in rs for kind in SELF
-               for layer in (((r.get("extra", {}).get(key) or {}).get("bpe_merging") or {}).get(kind) or {}).values()
-               for s in layer)
+    return sum(s > threshold for s in _scores(rs, key, "bpe_merging"))
 
 
 def per_head_section(runs: Mapping[str, list[dict]]) -> str:

@@ -17,7 +17,7 @@ from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
 from .runs import replicates
-from ..claims import Claim, Verdict as V, render, stats
+from ..claims import Claim, Verdict as V, paper_page, stats
 
 SE_FACTOR = 2.0              # Table 2's bold: best in a cell when no loss is better by 2 paired bootstrap SEs
 F1_MARGIN = 1.0              # "very similar": within ±1 F1 point (a stated practical margin)
@@ -319,6 +319,4 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
 
 # ---------------------------------------------------------------- all
 def claims_text(profile: str, found: Sequence[Claim]) -> str:
-    return render("The paper's claims, tested on our runs", f"Martins & Astudillo (2016). Profile: **{profile}**. "
-                  + " ".join(__doc__.split("\n\n")[1].split()) + " Sentences in quotation marks are the paper's; the "
-                  "others restate its claim.", found)
+    return paper_page(__doc__, f"Martins & Astudillo (2016). Profile: **{profile}**. ", found)
