@@ -61,6 +61,7 @@ def test_each_rule_on_the_committed_records(tmp_path, monkeypatch):
     """Every claim's rule, recomputed from the committed records: none holds on one head or on a statistic inside
     its step-0 interval (the issue's complaints about the earlier report)."""
     from sparselab.reports.correia2019 import report as rep
+    from sparselab.reports.correia2019 import table1
     from sparselab.reports.correia2019 import claims
     from sparselab.reports.correia2019.runs import alpha_lr_controls, analysed, committed, split
     from sparselab.reports.reference import reference
@@ -77,9 +78,9 @@ def test_each_rule_on_the_committed_records(tmp_path, monkeypatch):
     # Table 1: no loss beyond 0.5 BLEU is not shown with 2 seeds (absence of a significant loss is not enough)
     assert by["sparse attention costs no BLEU: 1.5-entmax"].verdict is V.INCONCLUSIVE
     # equal budgets: 12,000 steps each, every run stopped improving before the budget by the stated rule
-    eq = rep.equal_budget_lines(recs)
+    eq = table1.equal_budget_lines(recs)
     assert eq[2].endswith("6 of 6 runs") and eq[3].startswith("equal budgets: **yes**")
-    assert all(rep.budget_verdict(r)["ok"] for r in recs)
+    assert all(table1.budget_verdict(r)["ok"] for r in recs)
     # the encoder's BC change from step 0, paired over the same 48 heads, re-derived with scipy directly
     from scipy import stats
     from sparselab.reports.correia2019 import analysis as ana

@@ -11,7 +11,8 @@ from scripts import PROJECT, rebuild_report_only
 
 from sparselab.reports.martins2016 import report as rep
 from sparselab.reports.martins2016 import claims
-from sparselab.reports.martins2016 import table2_records as t2rec
+from sparselab.reports.martins2016 import runs, table2
+from sparselab.reports.martins2016 import runs as t2rec
 
 COMMITTED = PROJECT / "reports" / "martins2016" / "cpu"
 pytestmark = pytest.mark.skipif(not (COMMITTED / t2rec.EXTRAS).exists(), reason="no committed Table 2 records")
@@ -25,24 +26,24 @@ def committed_by():
 def test_committed_claims_are_the_typed_claims_of_the_committed_records():
     """claims.md: Table 2's rows from its committed records, Figure 3's and SNLI's from the runs.jsonl rows."""
     from sparselab.reports.reference import reference
-    found = rep.table2_claims(committed_by(), reference("martins2016").get("table2_multilabel", {}))
+    found = table2.table2_claims(committed_by(), reference("martins2016").get("table2_multilabel", {}))
     text = (COMMITTED / "claims.md").read_text(encoding="utf-8")
-    for c in found + claims.figure3_claims(claims.stored_rows(COMMITTED, rep.F3)):
+    for c in found + claims.figure3_claims(runs.stored_rows(COMMITTED, rep.F3)):
         assert "| " + " | ".join(c.row()) + " |" in text
 
 
 def test_point_estimate_counts_rederived_from_the_records():
     """Issue 54, item 5: "a slight advantage" counted as the paper counts: the cells where a loss is highest."""
     by = committed_by()
-    top = dict.fromkeys(rep.LOSSES, 0)
+    top = dict.fromkeys(runs.LOSSES, 0)
     for d in ("scene", "emotions", "birds", "cal500"):
         for metric in ("micro_f1", "macro_f1"):
-            score = {l: by[(d, l)]["metrics"][metric] for l in rep.LOSSES}
-            for l in rep.LOSSES:
+            score = {l: by[(d, l)]["metrics"][metric] for l in runs.LOSSES}
+            for l in runs.LOSSES:
                 top[l] += score[l] == max(score.values())
     row = next(line for line in (COMMITTED / "claims.md").read_text().splitlines()
                if line.startswith('| "a slight advantage of sparsemax"'))
-    assert ", ".join(f"{l} {top[l]} of 8" for l in rep.LOSSES) in row and top["sparsemax"] == 1
+    assert ", ".join(f"{l} {top[l]} of 8" for l in runs.LOSSES) in row and top["sparsemax"] == 1
 
 
 def test_report_only_rebuilds_the_committed_folder_with_no_record_orphaned(tmp_path, monkeypatch, capsys):

@@ -13,6 +13,7 @@ from scipy import stats as st
 from sparselab.engine import record
 from sparselab.reports.claims import Verdict as V
 from sparselab.reports.correia2019 import report as rep
+from sparselab.reports.correia2019 import header, table1
 from sparselab.reports.correia2019 import analysis as ana
 from sparselab.reports.correia2019 import claims
 from sparselab.reports.correia2019 import heads
@@ -217,7 +218,7 @@ def test_variant_of_the_composed_configs_and_the_wandb_grouping():
     from omegaconf import OmegaConf
 
     from sparselab.engine import resolvers
-    from sparselab.reports import wandb_report
+    from sparselab.reports.correia2019 import wandb as correia_wandb
     from sparselab.run import CONF_DIR
 
     resolvers.register()
@@ -231,8 +232,8 @@ def test_variant_of_the_composed_configs_and_the_wandb_grouping():
         assert runs_mod.variant_of({"config": c}) == want, (experiment, mapping)
         flat = OmegaConf.create(c)
         groups.add(tuple(str(OmegaConf.select(flat, k.removeprefix("config.")))
-                         for k in wandb_report.CORREIA_NORMALIZER))
-        assert c["task"]["name"] == wandb_report.CORREIA_TASK
+                         for k in correia_wandb.CORREIA_NORMALIZER))
+        assert c["task"]["name"] == correia_wandb.CORREIA_TASK
     assert len(groups) == 4
 
 
@@ -281,9 +282,9 @@ def test_output_alpha_verdict_is_read_from_the_numbers(runs):
     base = next(r for r in recs if runs_mod.variant_of(r) == "alpha_entmax")["metrics"]["bleu_tok"]
     learned = next(r for r in recs if runs_mod.variant_of(r) == "output_alpha")["metrics"]["bleu_tok"]
     assert learned < base                      # no copied reference line against one: lower BLEU
-    (line,) = rep.output_alpha_verdict(recs)
+    (line,) = table1.output_alpha_verdict(recs)
     assert line.startswith("- de-en: the learned output α does not help") and f"{learned - base:+.2f}" in line
-    rows = rep.output_alpha_rows(recs)
+    rows = table1.output_alpha_rows(recs)
     assert rows[-1][:5] == ["de-en", "output α (final)", "1 (softmax)", 1, "1.700"]
 
 
@@ -486,15 +487,15 @@ def test_budget_verdict_and_equal_budgets():
 
     flat = _curve([60.0, 60.2, 59.9, 60.1] * 5)
     recs = [rec(v, 0, flat, 5000) for v in ("softmax", "entmax15", "alpha_entmax")]
-    assert all(rep.budget_verdict(r)["why"] == "yes" for r in recs)
-    lines = rep.equal_budget_lines(recs)
+    assert all(table1.budget_verdict(r)["why"] == "yes" for r in recs)
+    lines = table1.equal_budget_lines(recs)
     assert lines[0].startswith("one step budget and one schedule") and "(the same for every run)" in lines[1]
     assert lines[3].startswith("equal budgets: **yes**")
     recs[1] = rec("entmax15", 0, flat[:12], 3000, stopped=True)
-    assert rep.budget_verdict(recs[1])["why"] == "no: ended at step 3000 of the 5000 budget (early stopping)"
-    assert rep.equal_budget_lines(recs)[3].startswith("equal budgets: **no**")
+    assert table1.budget_verdict(recs[1])["why"] == "no: ended at step 3000 of the 5000 budget (early stopping)"
+    assert table1.equal_budget_lines(recs)[3].startswith("equal budgets: **no**")
     recs[1] = rec("entmax15", 0, _curve([50 + 0.1 * i for i in range(20)]), 5000)
-    assert rep.budget_verdict(recs[1])["why"] == "no: still improving at the budget"
+    assert table1.budget_verdict(recs[1])["why"] == "no: still improving at the budget"
 
 
 def test_scaling_rule_of_the_cpu_profile():
@@ -508,7 +509,7 @@ def test_scaling_rule_of_the_cpu_profile():
     with initialize_config_dir(version_base="1.3", config_dir=str(CONF_DIR)):
         c = compose("config", overrides=["experiment=correia2019/table1_bleu", "profile=cpu", "data.pair=de-en"])
     cpu = {k: OmegaConf.to_container(c[k], resolve=True) for k in ("task", "trainer", "model", "data")}
-    lines = rep.scaling_rule(cpu, rep.paper_profile_config())
+    lines = header.scaling_rule(cpu, header.paper_profile_config())
     text = "\n".join(lines)
     assert "warm-up: 1,200 steps = 10% of the step budget, the paper profile's fraction (20,000 of 200,000)" in text
     assert "the same optimiser, schedule and peak learning rate as every other weight" in text
@@ -516,7 +517,7 @@ def test_scaling_rule_of_the_cpu_profile():
     assert "one fixed step budget for the three models, no early stopping" in text
     assert "corpus multi30k instead of the paper's" in text and "heads 8 (paper 8)" in text
     # the room Adam gives α: 1e-3 x (600 over the warm-up + ~5,190 after it)
-    assert abs(rep.alpha_room(1e-3, 1200, 12000) - 5.79) < 0.02
+    assert abs(ana.alpha_room(1e-3, 1200, 12000) - 5.79) < 0.02
 
 
 def test_speed_md_must_name_the_table1_model(runs, tmp_path):
@@ -524,12 +525,12 @@ def test_speed_md_must_name_the_table1_model(runs, tmp_path):
     line = ("- model: Transformer, 3 encoder / 3 decoder layers, {} heads, d 32, FF 64, dropout 0.0; joint vocabulary "
             "300 (tied output: True); the normalizer in every attention block, softmax output (cross-entropy) in all "
             "three; α-entmax learns {} α's\n")
-    assert rep.speed_model_check(tmp_path, recs) == ""                     # no speed.md: nothing to say
+    assert table1.speed_model_check(tmp_path, recs) == ""                     # no speed.md: nothing to say
     (tmp_path / "speed.md").write_text(line.format(2, 18))                 # 2 heads x (3 + 2 x 3) layers
-    assert rep.speed_model_check(tmp_path, recs).endswith("measured the Table 1 model (3 + 3 layers, 2 heads, d 32, "
+    assert table1.speed_model_check(tmp_path, recs).endswith("measured the Table 1 model (3 + 3 layers, 2 heads, d 32, "
                                                           "FF 64, 18 α's).")
     (tmp_path / "speed.md").write_text(line.format(4, 36))
-    assert rep.speed_model_check(tmp_path, recs).startswith("**`speed.md` is stale**: it measured 3 + 3 layers, 4 heads")
+    assert table1.speed_model_check(tmp_path, recs).startswith("**`speed.md` is stale**: it measured 3 + 3 layers, 4 heads")
 
 
 # ---------------------------------------------------------------- head roles
@@ -555,7 +556,7 @@ def test_write_reports_writes_every_artefact_deterministically(runs, tmp_path):
     recs = rep.write_reports("smoke", out, OPTIONS, runs, REF)
     assert len(recs) == 5
     for _, name, _ in rep.ARTIFACTS:
-        assert name == rep.SPEED or (out / name).stat().st_size > 0, name
+        assert name == table1.SPEED or (out / name).stat().st_size > 0, name
     maps = sorted(p.name for p in out.glob("attention_maps_*.png"))
     assert len(maps) == 9 and "attention_maps_alpha_entmax_context.png" in maps
     assert len((out / "runs.jsonl").read_text().splitlines()) == 6          # the 5 cells and the left-out run

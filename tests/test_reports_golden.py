@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sparselab.reports import martins2016, numbers, peters2019
-from sparselab.reports.martins2016 import report as martins2016_report
+from sparselab.reports.martins2016 import table2 as martins2016_table2
 from sparselab.reports import mt_common
 from sparselab.reports.peters2019 import runs as peters2019_runs
 from sparselab.reports.reference import REFERENCE
@@ -87,7 +87,7 @@ def test_mt_only_index_into_an_empty_folder_links_only_what_is_there(runs, tmp_p
 
 
 def test_reuters_line_names_the_data_root(runs, tmp_path):
-    martins2016_report.write_table2("smoke", tmp_path, runs)
+    martins2016_table2.write_table2("smoke", tmp_path, runs)
     (line,) = [x for x in (tmp_path / "table2_multilabel.md").read_text().splitlines() if x.startswith(REUTERS)]
     assert line.startswith(REUTERS + "dataset 'reuters_rcv1v2' not found") and "<data root>/mulan/" in line
     assert "under data root /" not in line

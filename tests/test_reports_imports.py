@@ -124,6 +124,16 @@ def test_one_package_per_paper_with_its_front_door_and_claims():
     assert flat == [], "a paper's module lives in its package"
 
 
+def test_every_paper_package_has_the_same_layout():
+    """The same module names in each paper: records (runs), the header every report starts with, claims, W&B
+    panels and the front door; beside them one module per artefact, whose prose template has its module's name."""
+    for paper in PAPERS:
+        folder = SRC / "reports" / paper
+        names = {p.stem for p in folder.glob("*.py")}
+        assert {"__init__", "runs", "header", "claims", "wandb", "report"} <= names, paper
+        assert {p.stem for p in folder.glob("*.md")} <= names, f"{paper}: a template without its module"
+
+
 def test_no_paper_imports_another_and_the_kit_imports_no_paper():
     crossing = []
     for m, deps in REPORT_MODULES.items():
@@ -156,7 +166,7 @@ def test_a_report_starts_without_torch():
     import sys
 
     code = ("import sys; " + "; ".join(f"import {REPORTS}.{p}" for p in PAPERS)
-            + f"; import {REPORTS}.runner; from {REPORTS}.correia2019.report import alpha_room; alpha_room(1e-3, 4, 8)"
+            + f"; import {REPORTS}.runner; from {REPORTS}.correia2019.analysis import alpha_room; alpha_room(1e-3, 4, 8)"
             + "; print(sorted(m for m in ('torch', 'lightning') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

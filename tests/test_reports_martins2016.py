@@ -8,7 +8,7 @@ import pytest
 from sparselab.locations import data_root
 from sparselab.engine import record
 from sparselab.reports.martins2016 import report as rep
-from sparselab.reports.martins2016 import claims
+from sparselab.reports.martins2016 import claims, figure3, runs as R, table2
 from sparselab.reports.claims import Verdict as V
 
 REF = {"table2_multilabel": {"reported_summary": " sparsemax is competitive \n", "protocol": "5-fold CV",
@@ -68,12 +68,12 @@ def table_rows(text: str, title: str) -> dict[str, list[str]]:
 
 
 def test_table2_cells_best_in_bold_and_missing(runs):
-    recs, by = rep.load_table2(runs, "smoke")
+    recs, by = R.load_table2(runs, "smoke")
     assert len(recs) == 8
-    datasets = rep.table2_datasets(by)
+    datasets = table2.table2_datasets(by)
     assert datasets == ["scene", "cal500", "reuters_rcv1v2", "yeast"]
-    proto = rep.table2_protocol(by)
-    f1 = rep.table2_f1_cells(by, datasets, proto.notes)
+    proto = table2.table2_protocol(by)
+    f1 = table2.table2_f1_cells(by, datasets, proto.notes)
     rows = {r[0]: r[1:] for r in f1.rows}
     assert rows["scene (dataset of the paper)"] == ["60.00", "61.00", "**65.00**", "**70.00**", "**70.00**", "69.00"]
     assert rows["yeast (extra dataset)"] == ["40.00", "–", "**50.00**", "**30.00**", "–", "20.00"]
@@ -89,7 +89,7 @@ def test_table2_cells_best_in_bold_and_missing(runs):
 def test_table2_text(runs, tmp_path):
     out = tmp_path / "o"
     out.mkdir()
-    recs, reductions, _ = rep.write_table2("smoke", out, runs, ref=REF, reuters_msg=REUTERS)
+    recs, reductions, _ = table2.write_table2("smoke", out, runs, ref=REF, reuters_msg=REUTERS)
     text = (out / "table2_multilabel.md").read_text()
     assert text.startswith("# Martins & Astudillo (2016), Table 2: multi-label classification\n\nProfile: **smoke**. Runs: 8.")
     assert f"Reuters RCV1-v2: {REUTERS}\n" in text
@@ -114,14 +114,14 @@ def test_table2_text(runs, tmp_path):
 def test_table2_without_runs(tmp_path):
     out = tmp_path / "o"
     out.mkdir()
-    recs, _, _ = rep.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
+    recs, _, _ = table2.write_table2("cpu", out, tmp_path, ref={}, reuters_msg=REUTERS)
     text = (out / "table2_multilabel.md").read_text()
     assert recs == [] and "| reuters_rcv1v2 (dataset of the paper) | data not available here |" in text
     assert "Paper (reference)" in text and "Reported summary" not in text
 
 
 def test_reuters_message_names_no_absolute_path_and_no_fetch_that_refuses(tmp_path):
-    msg = rep.reuters_status(tmp_path)
+    msg = table2.reuters_status(tmp_path)
     assert msg.startswith("dataset 'reuters_rcv1v2' not found")
     assert str(tmp_path) not in msg and "<data root>/mulan/" in msg
     # the registry has no files for it, so `fetch` refuses it: the line names no fetch command (issue 35)
@@ -129,15 +129,15 @@ def test_reuters_message_names_no_absolute_path_and_no_fetch_that_refuses(tmp_pa
 
 
 def test_figure3_cells_and_crossover(runs, tmp_path):
-    recs, data = rep.load_figure3(runs, "smoke")
-    assert rep.figure3_axes(data) == ([10], ["uniform"], [200.0, 1000.0])
-    assert rep.figure3_rows(data, 10, "uniform", [200.0, 1000.0])[0] == [
+    recs, data = R.load_figure3(runs, "smoke")
+    assert figure3.figure3_axes(data) == ([10], ["uniform"], [200.0, 1000.0])
+    assert figure3.figure3_rows(data, 10, "uniform", [200.0, 1000.0])[0] == [
         "200", "0.02000 ± 0.00100", "0.03000 ± 0.00100", "0.02000 ± 0.00200", "0.03000 ± 0.00200"]
     one_seed = f3_record(10, "uniform", 5.0, "softmax", 0.5, 0.25)
-    assert rep.figure3_cell(one_seed, "js") == "0.25000" and rep.figure3_cell(None, "mse") == "–"
+    assert figure3.figure3_cell(one_seed, "js") == "0.25000" and figure3.figure3_cell(None, "mse") == "–"
     out = tmp_path / "o"
     out.mkdir()
-    rep.write_figure3("smoke", out, runs, ref=REF)
+    figure3.write_figure3("smoke", out, runs, ref=REF)
     text = (out / "figure3_label_proportions.md").read_text()
     assert "## K = 10, uniform mixtures" in text and "K = 50" not in text
     assert ("- K=10, uniform, MSE: sparsemax better from L = 1000 on (softmax better or equal at L = 200); "
@@ -160,7 +160,7 @@ def test_figure3_cells_and_crossover(runs, tmp_path):
      "sparsemax better from L = 5 on (softmax better or equal at L = 2); 3 of 4 L values favour sparsemax"),
 ])
 def test_crossover(diffs, expected):
-    assert rep.crossover(diffs) == expected
+    assert figure3.crossover(diffs) == expected
 
 
 def test_write_reports_and_index(runs, tmp_path):
@@ -216,11 +216,11 @@ def test_figure3_rows_are_welch_tests_of_seed_means_with_holm():
 
 
 def snli_res(acc):
-    """snli.select over records: ``acc[variant]`` the test accuracy per seed (dev the same)."""
-    from sparselab.reports.martins2016 import snli
+    """table3.select over records: ``acc[variant]`` the test accuracy per seed (dev the same)."""
+    from sparselab.reports.martins2016 import table3
     by = {(v, 0.1, s): {"metrics": {"dev_acc": a, "test_acc": a, "attended_words": 6.0 if v == "sparse" else 15.0,
                                     "premise_words": 15.0}} for v, accs in acc.items() for s, a in enumerate(accs)}
-    return snli.select(by)
+    return table3.select(by)
 
 
 def test_snli_rows_paired_t_tost_and_holm():

@@ -1,11 +1,11 @@
-"""sparselab.reports.martins2016.snli in-process, on hand-made run records (no training)."""
+"""sparselab.reports.martins2016.table3 and .table4 in-process, on hand-made run records (no training)."""
 from __future__ import annotations
 
 import pytest
 
 from sparselab.engine import record
 from sparselab.reports.martins2016 import report as rep
-from sparselab.reports.martins2016 import claims, snli
+from sparselab.reports.martins2016 import claims, runs as R, table3, table4
 from sparselab.reports.claims import Verdict as V
 
 REF = {"table3_snli": {"reported_summary": "Soft and sparse perform similarly. ", "metric": "accuracy (%)",
@@ -39,7 +39,7 @@ def rec(variant, l2, seed, test, dev):
                        "early_stopping_min_delta": 0.1, "examples": {"dev_pair_ids": ["4876043682.jpg#2r1e"]}},
               "seed": seed, "model": {"hidden_size": 100, "dropout": 0.1}, "data": {"lowercase": True},
               "trainer": {"max_epochs": 30}}
-    return {"status": "finished", "experiment": snli.T3, "config": config, "metrics": m, "extra": extra,
+    return {"status": "finished", "experiment": R.T3, "config": config, "metrics": m, "extra": extra,
             "config_hash": f"{variant}{l2}{seed}"}
 
 
@@ -58,10 +58,10 @@ def runs(tmp_path):
 
 
 def test_l2_is_chosen_per_variant_by_mean_dev_accuracy(runs):
-    recs, by = snli.load_table3(runs, "cpu")
+    recs, by = table3.load_table3(runs, "cpu")
     assert len(recs) == 36 and ("soft", 1e-3, 2) in by
-    res = snli.select(by)
-    assert list(res) == list(snli.VARIANTS)
+    res = table3.select(by)
+    assert list(res) == list(table3.VARIANTS)
     assert res["soft"].l2 == 1e-3 and res["sparse"].l2 == 0.0          # ties on dev: the smaller L2
     assert res["soft"].test == pytest.approx((61.0, 1.0)) and res["sparse"].test == pytest.approx((56.5, 1.0))
     assert res["sparse"].seeds == [0, 1, 2] and res["sparse"].dev == pytest.approx((57.6, 0.1))
@@ -71,21 +71,21 @@ def test_l2_is_chosen_per_variant_by_mean_dev_accuracy(runs):
 
 
 def test_mean_std_and_cells():
-    assert snli.mean_std([1.0]) == (1.0, 0.0) and snli.mean_std([1.0, 3.0]) == (2.0, pytest.approx(2 ** 0.5))
+    assert table3.mean_std([1.0]) == (1.0, 0.0) and table3.mean_std([1.0, 3.0]) == (2.0, pytest.approx(2 ** 0.5))
     # mean ± standard error: 0.456 / sqrt(3) = 0.263
-    assert snli.pm((55.123, 0.456), 3) == "55.12 ± 0.26" and snli.pm((55.123, 0.0), 1) == "55.12"
-    assert snli.sd((55.123, 0.456), 3) == "0.46" and snli.sd((55.123, 0.0), 1) == "–"
-    assert snli.pm(None, 3) == "–"
+    assert table3.pm((55.123, 0.456), 3) == "55.12 ± 0.26" and table3.pm((55.123, 0.0), 1) == "55.12"
+    assert table3.sd((55.123, 0.456), 3) == "0.46" and table3.sd((55.123, 0.0), 1) == "–"
+    assert table3.pm(None, 3) == "–"
 
 
 def test_every_pair_of_variants_is_compared_per_seed(runs):
-    res = snli.select(snli.load_table3(runs, "cpu")[1])
-    pairs = snli.paired_all(res)
+    res = table3.select(table3.load_table3(runs, "cpu")[1])
+    pairs = table3.paired_all(res)
     assert len(pairs) == 15 and list(pairs)[0] == ("none", "logistic")
     # every variant moves by (seed - 1) points with the seed, so the paired differences have no spread
     p = pairs[("soft", "sparse")]     # soft at L2 1e-3 (61 + 5 - 5 ... mean 61), sparse at 0 (56.5)
     assert (p.n, p.diff, p.se, p.relation) == (3, pytest.approx(4.5), pytest.approx(0.0), ">")
-    rows = snli.paired_rows(pairs)
+    rows = table3.paired_rows(pairs)
     assert ["soft − sparse", "3", "+4.50", "0.00", "soft > sparse"] in rows
     similar, slightly, beat, few, _ = claims.snli_claims(res)
     # soft − sparse +4.50 on every seed: far outside the ±1 point margin, sparse significantly less accurate
@@ -94,8 +94,8 @@ def test_every_pair_of_variants_is_compared_per_seed(runs):
 
 
 def test_table3_text(runs, tmp_path):
-    recs, red = snli.write_snli("cpu", tmp_path, runs, REF)
-    text = (tmp_path / snli.TABLE3).read_text()
+    recs, red = rep.write_snli("cpu", tmp_path, runs, REF)
+    text = (tmp_path / table3.TABLE3).read_text()
     assert text.startswith("# Martins & Astudillo (2016), Table 3: SNLI")
     assert "**Low-data experiment**: trained on 5,498 pairs" in text
     assert "dev: 9,842 pairs (158 dropped with gold label '-'" in text and "test: 9,824 pairs (176 dropped" in text
@@ -119,8 +119,8 @@ def test_table3_text(runs, tmp_path):
 
 
 def test_table4_lists_every_nonzero_sparse_word_and_the_top_dense_ones(runs, tmp_path):
-    snli.write_snli("cpu", tmp_path, runs, REF)
-    text = (tmp_path / snli.TABLE4).read_text()
+    rep.write_snli("cpu", tmp_path, runs, REF)
+    text = (tmp_path / table4.TABLE4).read_text()
     assert "## dev pair 4876043682.jpg#2r1e (gold: entailment)" in text
     assert "Found in this profile's data: 1 of 1." in text and "are the paper's Table 4 examples" in text
     assert "unverified" not in text and "recollection" not in text
@@ -130,16 +130,16 @@ def test_table4_lists_every_nonzero_sparse_word_and_the_top_dense_ones(runs, tmp
     # dense: the 5 largest in premise order, the smallest (a, 0.05) left out
     assert "| SoftAttention (softmax) | entailment | 6/6 | a (0.10), boy (0.30), rides (0.20), camel (0.25), . (0.10) |" in text
     assert "NoAttention" not in text.split("## dev pair")[1]
-    assert snli.attended(["x", "y"], [0.0, 0.0], "sparse") == "–"
-    assert (tmp_path / snli.HEATMAPS).stat().st_size > 0
+    assert table4.attended(["x", "y"], [0.0, 0.0], "sparse") == "–"
+    assert (tmp_path / table4.HEATMAPS).stat().st_size > 0
 
 
 def test_no_runs_write_placeholders_and_no_heatmap(tmp_path):
-    recs, red = snli.write_snli("smoke", tmp_path, tmp_path / "empty", REF)
+    recs, red = rep.write_snli("smoke", tmp_path, tmp_path / "empty", REF)
     assert recs == [] and red == []
-    assert "No finished runs of this profile." in (tmp_path / snli.TABLE3).read_text()
-    assert "No runs with attention in this profile." in (tmp_path / snli.TABLE4).read_text()
-    assert not (tmp_path / snli.HEATMAPS).exists()
+    assert "No finished runs of this profile." in (tmp_path / table3.TABLE3).read_text()
+    assert "No runs with attention in this profile." in (tmp_path / table4.TABLE4).read_text()
+    assert not (tmp_path / table4.HEATMAPS).exists()
 
 
 def test_heatmap_figure_one_panel_per_pair():
@@ -174,11 +174,11 @@ def test_only_snli_rewrites_the_snli_reports_and_keeps_table2_and_figure3(runs, 
             "figure3_label_proportions.md": "# Figure 3 from an earlier run\n"}
     for name, text in kept.items():
         (out / name).write_text(text)
-    recs = rep.write_reports("cpu", out, {"only": [snli.T3]}, runs, ref=REF)
-    assert len(recs) == 36 and {r["experiment"] for r in recs} == {snli.T3}
+    recs = rep.write_reports("cpu", out, {"only": [R.T3]}, runs, ref=REF)
+    assert len(recs) == 36 and {r["experiment"] for r in recs} == {R.T3}
     assert {name: (out / name).read_text() for name in kept} == kept
     assert len((out / rep.SNLI_RUNS).read_text().splitlines()) == 36
-    assert (out / snli.TABLE3).stat().st_size > 0
+    assert (out / table3.TABLE3).stat().st_size > 0
     html = (out / "index.html").read_text()
     assert "unchanged by this one" in html and "Table 2 from an earlier run" in html
     # the whole plan again: runs.jsonl holds every run, the SNLI-only file goes

@@ -12,7 +12,7 @@ from omegaconf import OmegaConf
 from sparselab.engine import media, wandb_run
 from sparselab.engine.context import RunContext
 from sparselab.training import validation_media
-from sparselab.reports.wandb_report import logged_keys
+from wandb_panels_check import logged_keys
 
 
 def test_inflection_table_has_every_output_with_its_probability():

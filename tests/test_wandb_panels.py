@@ -4,7 +4,7 @@ image, a histogram and a table (issue 23, acceptance 1 and 2).
 Cheap by design: not the whole smoke plan (the Peters one alone takes 8-15 min) but one smoke job for every run set
 of the report (the experiments the report reads, with the variant that logs the most: learned attention α),
 run offline with W&B as a user's run would be. The keys are read back from each run's ``.wandb`` file
-(``sparselab.reports.wandb_report.logged_keys``: ``wandb leet inspect --json``).
+(``wandb_panels_check.logged_keys``: ``wandb leet inspect --json``).
 """
 from __future__ import annotations
 

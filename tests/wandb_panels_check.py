@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import wandb_workspaces.reports.v2 as wr
@@ -19,8 +21,51 @@ class _Run(dict):
     def __missing__(self, key):
         if key != "keys":
             raise KeyError(key)
-        self["keys"] = W.logged_keys(self["dir"])
+        self["keys"] = logged_keys(self["dir"])
         return self["keys"]
+
+
+def logged_keys(run_dir: str | Path) -> dict[str, set[str]]:
+    """``{key: kinds}`` of what an offline W&B run (``.../wandb/offline-run-*``) logged, read back from its
+    ``.wandb`` file with ``wandb leet inspect --json`` (the CLI's record dump). Kinds: ``config`` (every leaf of
+    the run config, dotted), ``summary``, ``history`` (any key logged over steps), and the media type of a
+    history value (``image-file``, ``histogram``, ``table-file``). Media values come flattened in the dump
+    (``<key>._type``, ``<key>.path``, ...) and are read back as their key."""
+    exe = Path(sys.executable).with_name("wandb")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "wandb"]
+    out = subprocess.run([*cmd, "leet", "inspect", "--json", str(run_dir)], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    keys: dict[str, set[str]] = {}
+
+    def add(key: str, kind: str) -> None:
+        keys.setdefault(key, set()).add(kind)
+
+    def config(d: dict, prefix: str = "") -> None:
+        for k, v in d.items():
+            if isinstance(v, dict) and v and not k.startswith("_"):
+                config(v, f"{prefix}{k}.")
+            elif not k.startswith("_"):
+                add(f"{prefix}{k}", "config")
+
+    for line in out.splitlines():
+        rec = json.loads(line)
+        kind = rec.get("type")
+        if kind == "run":
+            config((rec["run"].get("config") or {}).get("update") or {})
+        elif kind == "config":
+            config(rec["config"].get("update") or {})
+        elif kind in ("history", "summary"):
+            item = rec[kind].get("item") or rec[kind].get("update") or {}
+            # the dump flattens a media value into "<key>._type", "<key>.path", ...: one key of that media type
+            media = {k[: -len("._type")]: v for k, v in item.items() if k.endswith("._type")}
+            for k in item:
+                base = next((m for m in media if k.startswith(m + ".")), None)
+                if not k.startswith("_") and base is None:
+                    add(k, kind)
+            for k, v in media.items():
+                add(k, kind)
+                add(k, str(v))
+    return keys
 
 
 def offline_runs(run_dirs, report=None) -> list[dict]:

@@ -60,7 +60,7 @@ def read_rows(roots: list[Path]) -> list[dict]:
 
 
 def room(alpha_lr: float, warmup: int, steps: int) -> float:
-    from sparselab.reports.correia2019.report import alpha_room
+    from sparselab.reports.correia2019.analysis import alpha_room
 
     return alpha_room(alpha_lr, warmup, steps)
 
@@ -162,7 +162,7 @@ def main() -> int:
         stored = [json.loads(x) for x in args.runs[0].read_text(encoding="utf-8").splitlines()]
         rows, paper_room, schedule = stored[1:], stored[0]["paper_room"], stored[0].get("paper_schedule")
     else:
-        from sparselab.reports.correia2019.report import paper_profile_config
+        from sparselab.reports.correia2019.header import paper_profile_config
 
         paper = paper_profile_config()
         paper_room = None if paper is None else room(float(paper["task"].get("alpha_lr") or paper["task"]["lr"]),

@@ -18,7 +18,7 @@ from sacrebleu.significance import PairedTest, Result
 
 from sparselab import plots
 from sparselab.analysis import plateau
-from .tables import NONE, NOT_RUN, md_table
+from .tables import MISSING, NONE, NOT_RUN, md_table
 
 BLEU_DIR = "bleu_files"
 
@@ -38,6 +38,14 @@ def mean_std(vals: Sequence[float], digits: int = 2) -> str:
     if len(vals) == 1:
         return f"{vals[0]:.{digits}f}"
     return f"{mean(vals):.{digits}f} ± {stdev(vals):.{digits}f}"
+
+
+def bleu_cell(rs: Sequence[dict], status: str | None, metric: str = "bleu_tok") -> str:
+    """A BLEU cell: the direction's status when it is not run, else mean ± std over the seeds (missing: none)."""
+    if status is not None:
+        return status
+    vals = values(rs, metric)
+    return mean_std(vals) if vals else MISSING
 
 
 def tokenization_lines(recs) -> list[str]:

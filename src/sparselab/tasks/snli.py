@@ -12,7 +12,7 @@ whose normaliser module ``task.normalizers[variant]`` is instantiated with Hydra
   pairs and the dev pairs listed in ``task.examples.dev_pair_ids``; drawn as a heatmap that is saved in the
   run directory and logged to W&B as an image.
 
-The L2 penalty is chosen across jobs by the report (``sparselab.reports.martins2016.snli``), by dev accuracy.
+The L2 penalty is chosen across jobs by the report (``sparselab.reports.martins2016.table3``), by dev accuracy.
 The record's ``extra`` holds what the report header needs: pair counts, the dropped "-" pairs, the
 out-of-vocabulary rates and the vectors used.
 """

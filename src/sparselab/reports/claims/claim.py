@@ -79,6 +79,13 @@ def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
     return f"# {title}\n\n{intro}\n\n" + table(claims) + "\n## State of the claims\n\n" + summary(claims)
 
 
+def paper_page(method: str, lead: str, claims: Sequence[Claim]) -> str:
+    """A paper's ``claims.md``: ``lead`` (the paper, the profile, our data), then the tests in words (``method``: the
+    paper's claims module docstring, whose second paragraph states them), then every claim."""
+    return render("The paper's claims, tested on our runs", lead + " ".join(method.split("\n\n")[1].split())
+                  + " Sentences in quotation marks are the paper's; the others restate its claim.", claims)
+
+
 def summary(claims: Sequence[Claim]) -> str:
     """The verdict counts and one line per claim: the block that each ``docs/<paper>.md`` repeats word for word
     (a test holds them equal)."""

@@ -22,6 +22,9 @@ from ..claims.bleu import pair as bleu_pair
 from ..mt_common import mean_std, pair_of, values
 from ..tables import NONE, md_table
 from .runs import seed_of
+from ..templates import template
+
+prose = template(__name__)
 
 BLEU_MARGIN = 0.5      # as the claims' "costs no BLEU" margin (claims.BLEU_MARGIN), fixed before the runs
 ACC_MARGIN = 0.5       # validation token accuracy, points: the same practical size
@@ -133,12 +136,6 @@ def summary(found: Sequence[RuleRow], alpha_lr: float) -> str:
 def text(found: Sequence[RuleRow], alpha_lr: float) -> str:
     if not found:
         return ""
-    return ("\n## The α rule against α lr = lr (side experiment)\n\n"
-            f"α-entmax with α's peak learning rate {alpha_lr:g} (the profile's α rule, the row of the tables above) "
-            "against α-entmax whose α learns at the other weights' rate (the paper's setting, here a control), on the "
-            "same seeds. The rule is kept only if the model's quality lies within the seed noise; it exists to let α "
-            "travel as far as at paper scale (last row). Tokenized BLEU: sacrebleu's paired bootstrap combined with "
-            f"the seed variance; the others: Welch's t over seeds; TOST margins fixed in code (±{BLEU_MARGIN:g} BLEU, "
-            f"±{ACC_MARGIN:g} points).\n\n"
+    return (prose("section", alpha_lr=alpha_lr, bleu=BLEU_MARGIN, acc=ACC_MARGIN) + "\n\n"
             + md_table(["quantity", "α rule (seeds)", "α lr = lr (seeds)", "difference, 95 % CI", "test", "verdict"],
                        table_rows(found)))

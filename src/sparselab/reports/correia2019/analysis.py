@@ -24,7 +24,9 @@ from .. import mt_common
 from .runs import LABELS, SPARSE, analysed, figure_pair, seed_of, variant_of
 from ..mt_common import curve_summary, pair_of
 from ..tables import NONE, md_table
+from ..templates import template
 
+prose = template(__name__)
 KIND_NAMES = draw.TITLES
 TOL = 0.01            # a change of α smaller than this counts as no change (trajectory claim)
 THIRDS = (4 / 3, 5 / 3)
@@ -134,8 +136,6 @@ def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[An
     return rows
 
 
-
-
 # ---------------------------------------------------------------- figures
 def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
     return mt_common.plot_learning_curves(path, recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
@@ -223,11 +223,7 @@ def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
                          x["lowest_step"], f"{alpha_room_at(r, x['lowest_step']):.1f}", _f(x["end"]), x["last_step"],
                          "yes" if x["first_down"] else "no",
                          "yes" if x["then_up"] else "no", f"{100 * x['share_heads_down_then_up']:.0f} %"])
-    text = ("## Figure 2 — α trajectories\n\n`figure2_alpha_trajectories.png` (lowest seed). Mean α over the heads "
-            f"of each type at the first, lowest and last recorded step; *fell* / *rose*: by more than {TOL}; last "
-            "column: share of heads whose own α fell below its start and then rose above its lowest by more than "
-            f"{TOL}. Σ α lr: α's learning rate summed up to the lowest step, the axis on which runs of different "
-            "budgets and α learning rates compare (Adam moves a parameter by at most about its lr a step).\n\n")
+    text = prose("trajectory", tol=TOL) + "\n\n"
     text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "Σ α lr there",
                       "final mean α",
                       "last step", "first fell", "then rose", "heads that fell then rose"], rows) if rows else \
@@ -254,14 +250,7 @@ def alpha_section(runs: Mapping[str, list[dict]]) -> str:
     rows = [[KIND_NAMES[k], s["n"], _f(s["mean"]), _f(s["min"]), _f(s["max"]), f"{100 * s['near_1']:.0f} %",
              f"{100 * s['middle']:.0f} %", f"{100 * s['near_2']:.0f} %", _f(s["bc"]), _f(bc0.get(k)),
              "yes" if is_bimodal(s) else "no"] for k, s in stats.items()]
-    text = ("## Figure 3 — learned α per attention type\n\n`figure3_alpha_histograms.png`; the final α of every head "
-            "of the α-entmax runs, seeds pooled. Bimodality check: the share of heads near softmax (α < 4/3), in "
-            "the middle third and near sparsemax (α > 5/3), and the bimodality coefficient BC = (g² + 1) / b₂ "
-            "(g skewness, b₂ kurtosis, plain sample moments: 1 for two point masses, 5/9 for a uniform, 1/3 for a "
-            "normal); *bimodal* here means both outer thirds hold heads and BC > 5/9. The BC of the same heads at "
-            "the first recorded step (the random initialisation α = 1 + sigmoid(a), a ~ N(0, 1), already spread "
-            "over (1, 2)) says how much of the shape training made. With few heads BC is a weak test; a dip test "
-            "was not run.\n\n")
+    text = prose("alpha") + "\n\n"
     text += md_table(["attention", "heads", "mean α", "min", "max", "α < 4/3", "4/3–5/3", "α > 5/3", "BC",
                       "BC at step 0", "bimodal"], rows) if rows else "No α-entmax run.\n"
     return text
@@ -279,9 +268,7 @@ def density_section(runs: Mapping[str, list[dict]]) -> str:
                                for layer, d in sorted(per_layer.items(), key=lambda kv: int(kv[0])))
             rows.append([LABELS[v], KIND_NAMES[kind], len(flat), _f(mean(flat)),
                          f"{100 * sum(d < 0.5 for d in flat) / len(flat):.0f} %", spread])
-    text = ("## Figures 4 and 5 — head density\n\n`figure4_density_histograms.png` (heads of 1.5-entmax against "
-            "α-entmax, seeds pooled) and `figure5_sorted_density.png` (lowest seed). Density = nonzero weights / "
-            "possible cells on the validation set (softmax is 1 by construction).\n\n")
+    text = prose("density") + "\n\n"
     return text + (md_table(["model", "attention", "heads", "mean density", "heads below 0.5",
                              "per layer min/median/max (lowest seed)"], rows) if rows else "No runs.\n")
 
@@ -295,10 +282,8 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
     notes = draw_figures(out, recs, runs)
     pair = figure_pair(options, recs)
     seeds = "; ".join(f"{LABELS[v]} seed(s) {', '.join(str(seed_of(r)) for r in rs)}" for v, rs in runs.items())
-    text = (f"# Figures 2–6 — the numbers behind them, and the paper's claims\n\nCorreia, Niculae & Martins (2019). "
-            f"Profile: **{profile}**. Direction analysed: **{pair or 'none'}** (validation set, teacher forcing); "
-            f"runs: {seeds or 'none'}. The paper's §5 analyses are on en-de WMT14"
-            + (f"; every table below is **{pair}**" if pair else "") + ".\n\n")
+    text = prose("title", profile=profile, pair=pair or "none", seeds=seeds or "none",
+                 every=f"; every table below is **{pair}**" if pair else "") + "\n\n"
     if preface:
         text += "".join(f"- {line}\n" for line in preface) + "\n"
     if notes:
@@ -306,17 +291,12 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
     traj_text, alpha_text = trajectory_section(runs), alpha_section(runs)
     js = {v: mean_js(rs) for v, rs in runs.items()}
     text += traj_text + "\n" + alpha_text + "\n" + density_section(runs) + "\n"
-    text += ("## Figure 6 — Jensen–Shannon head diversity per layer\n\n`figure6_js_per_layer.png`. JS = "
-             "[H(mean_j p_j) − mean_j H(p_j)] / log(#heads) per query position, averaged over the validation set; "
-             "mean over seeds.\n\n")
+    text += prose("js") + "\n\n"
     jr = js_rows(js)
     text += md_table(["attention", "layer", *(LABELS[v] for v in js),
                       *(f"{LABELS[v]} − softmax" for v in js if v in SPARSE)], jr) if jr else "No runs.\n"
-    text += ("\n## Learning curves\n\n`learning_curves.png`: validation token accuracy (teacher forcing) at every "
-             "validation of every run.\n\n")
+    text += prose("curves") + "\n\n"
     text += md_table(["direction", "attention", "seed", "first → best (step) → last"],
                      [[pair_of(r), LABELS[variant_of(r)], seed_of(r), curve_summary(r["extra"].get("history", []))]
                       for r in recs]) if recs else "No runs.\n"
     return text  # report.write_reports appends the per-head α table and the claims (claims.py)
-
-

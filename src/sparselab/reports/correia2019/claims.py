@@ -15,10 +15,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 from scipy import stats as st
 
-from sparselab.analysis.head_summary import KINDS, positional_heads
+from sparselab.analysis.head_summary import KINDS
 
 from . import analysis as ana
-from ..claims import Claim, Verdict as V, render, stats
+from .heads import SELF, prev_confidences
+from ..claims import Claim, Verdict as V, paper_page, stats
 from ..claims.bleu import pair as bleu_pair
 from ..tables import md_table
 from .runs import LABELS, PAIRS, SPARSE, by_key, seed_of
@@ -31,7 +32,6 @@ DENSE_MODE = 0.125       # a mode of near-dense heads: at least this share of a 
 NEAR_TWO = 1.75          # Figure 3's upper encoder mode "near α → 2": its mean above this
 BPE_HEADS = 2            # the paper reports two BPE-merging heads above its threshold per sparse model
 MIN_QUESTIONS = 20
-SELF = ("enc_self", "dec_self")
 S4, S5 = "§4, Table 1", "§5"
 
 
@@ -402,11 +402,8 @@ def claims(folder: Path, recs: Sequence[dict], stem, runs: Mapping[str, list[dic
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return render("The paper's claims, tested on our runs",
-                  f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the paper's "
-                  "§5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). "
-                  + " ".join(__doc__.split("\n\n")[1].split()) + " Sentences in quotation marks are the paper's; the "
-                  "others restate its claim.", rows)
+    return paper_page(__doc__, f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the "
+                      "paper's §5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). ", rows)
 
 
 # ---------------------------------------------------------------- per head
@@ -460,21 +457,17 @@ def per_head_rows(rec: Mapping[str, Any]) -> list[list[Any]]:
 
 
 def _prev_medians(runs: Mapping[str, list[dict]], threshold: float) -> dict[str, float | None]:
-    out = {}
-    for v, rs in runs.items():
-        conf = [h["confidence"] for r in rs for kind in SELF
-                if ((r.get("extra", {}).get("heads") or {}).get("positional") or {}).get(kind)
-                for h in positional_heads({int(k): s for k, s in r["extra"]["heads"]["positional"][kind].items()},
-                                          -1, threshold)["heads"]]
-        out[v] = median(conf) if conf else None
-    return out
+    return {v: median(conf) if (conf := prev_confidences(rs, threshold)) else None for v, rs in runs.items()}
+
+
+def _scores(rs: Sequence[dict], key: str, stat: str) -> list[float]:
+    """Every head's ``stat`` score (both self-attentions, every run) in ``extra[key]``."""
+    return [s for r in rs for kind in SELF
+            for layer in (((r.get("extra", {}).get(key) or {}).get(stat) or {}).get(kind) or {}).values() for s in layer]
 
 
 def _best(rs: Sequence[dict], key: str, stat: str) -> float | None:
-    vals = [s for r in rs for kind in SELF
-            for layer in (((r.get("extra", {}).get(key) or {}).get(stat) or {}).get(kind) or {}).values()
-            for s in layer]
-    return max(vals) if vals else None
+    return max(_scores(rs, key, stat), default=None)
 
 
 def _count(rs: Sequence[dict], stat: str) -> int:
@@ -489,9 +482,7 @@ def paper_bpe_threshold(ref: Mapping[str, Any]) -> float | None:
 
 def _above(rs: Sequence[dict], key: str, threshold: float) -> int:
     """Heads (both self-attentions, every run) whose BPE-merging score exceeds ``threshold``."""
-    return sum(s > threshold for r in rs for kind in SELF
-               for layer in (((r.get("extra", {}).get(key) or {}).get("bpe_merging") or {}).get(kind) or {}).values()
-               for s in layer)
+    return sum(s > threshold for s in _scores(rs, key, "bpe_merging"))
 
 
 def per_head_section(runs: Mapping[str, list[dict]]) -> str:
@@ -507,5 +498,3 @@ def per_head_section(runs: Mapping[str, list[dict]]) -> str:
             "its lowest).\n\n")
     return text + (md_table(["attention", "layer", "head", "α step 0", "lowest (step)", "last recorded",
                              "selected model", "change", "path"], rows) if rows else "No α-entmax trajectory.\n")
-
-

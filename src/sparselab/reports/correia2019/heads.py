@@ -13,17 +13,17 @@ from typing import Any, Mapping, Sequence
 
 from sparselab.analysis.head_summary import positional_heads
 
+from .analysis import heads_of as _heads
 from .runs import LABELS, analysed, figure_pair, seed_of
 from ..tables import NONE, md_table
+from ..templates import template
+
+prose = template(__name__)
 
 SELF = ("enc_self", "dec_self")
 SIDE = {"enc_self": "encoder self-attention (source)", "dec_self": "decoder self-attention (target)"}
 THRESHOLD = 0.9       # Voita et al. (2019): a positional head's largest weight is on that token for ≥ 90 % of queries
 TOP = 2               # the paper reports the two best BPE-merging heads
-
-
-def _heads(rec) -> dict:
-    return rec.get("extra", {}).get("heads") or {}
 
 
 def _int_layers(d: Mapping) -> dict[int, Any]:
@@ -32,6 +32,12 @@ def _int_layers(d: Mapping) -> dict[int, Any]:
 
 def _f(x, digits: int = 3) -> str:
     return NONE if x is None else f"{x:.{digits}f}"
+
+
+def prev_confidences(rs: Sequence[dict], threshold: float = THRESHOLD) -> list[float]:
+    """The confidence of every previous-token head (both self-attentions, every run) by Voita et al.'s rule."""
+    return [h["confidence"] for r in rs for kind in SELF if (_heads(r).get("positional") or {}).get(kind)
+            for h in positional_heads(_int_layers(_heads(r)["positional"][kind]), -1, threshold)["heads"]]
 
 
 def best_heads(per_layer: Mapping[str, Sequence[float]], n: int = TOP) -> list[tuple[int, int, float]]:
@@ -76,9 +82,7 @@ def positional_claims(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) ->
     paper = ref.get("positional_head_confidence_median", {}) or {}
     out = []
     for v, rs in runs.items():
-        conf = [h["confidence"] for r in rs for kind in SELF
-                if (_heads(r).get("positional") or {}).get(kind)
-                for h in positional_heads(_int_layers(_heads(r)["positional"][kind]), -1, THRESHOLD)["heads"]]
+        conf = prev_confidences(rs)
         med = median(conf) if conf else None
         out.append(f"- {LABELS[v]}: {len(conf)} previous-token heads, median confidence {_f(med)} (paper "
                    f"{_f(paper.get(v))})" + ("" if conf else " — no head passes the 90 % rule"))
@@ -109,28 +113,16 @@ def score_rows(runs: Mapping[str, list[dict]], stat: str, count: str) -> list[li
 # ---------------------------------------------------------------- text
 def head_roles_text(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any]) -> str:
     runs = analysed(options, recs)
-    text = (f"# Head roles (§5.2)\n\nCorreia, Niculae & Martins (2019). Profile: **{profile}**. Direction: "
-            f"**{figure_pair(options, recs) or 'none'}**, validation set, teacher forcing, every run. Layers and "
-            "heads count from 0.\n\n")
-    text += ("## Positional heads\n\nPer head: the mean weight a query puts on the previous (next) token "
-             f"(*confidence*) and the share of queries whose largest weight is there (*argmax share*). A head is "
-             f"positional when its argmax share is at least {THRESHOLD} (Voita et al. 2019; the paper does not state "
-             "its rule). Paper: median confidence of the previous-token heads, papers.yaml "
-             "`positional_head_confidence_median` (one value per model, attention type not stated).\n\n")
+    text = prose("intro", profile=profile, pair=figure_pair(options, recs) or "none", threshold=THRESHOLD) + "\n\n"
     pr = positional_rows(runs, ref)
     text += md_table(["model", "seed", "attention", "token", "positional heads", "median confidence (ours)",
                       "median (paper)", "strongest head"], pr) if pr else "No runs.\n"
     text += "\n" + "\n".join(positional_claims(runs, ref)) + "\n"
-    text += ("\n## BPE-merging heads\n\nFor every word of several BPE pieces (or joined by `@-@`): the largest mass "
-             "that any one of its pieces gives to the other pieces of the word; a head's score is the mean over "
-             f"such words. Best {TOP} heads per run and side. Paper (papers.yaml `bpe_merging_score`): "
-             f"\"{ref.get('bpe_merging_score', NONE)}\"\n\n")
+    text += prose("bpe", top=TOP, paper=ref.get("bpe_merging_score", NONE)) + "\n\n"
     br = score_rows(runs, "bpe_merging", "bpe_words")
     text += md_table(["model", "seed", "attention", "multi-piece words", f"best {TOP} heads (layer, head, score)",
                       "mean over heads"], br) if br else "No runs.\n"
-    text += ("\n## Interrogation heads\n\nThe mean weight that an interrogative word puts on the question mark of its "
-             "sentence, over the question words of sentences that contain \"?\" (the question words are listed in "
-             f"`sparselab.analysis.head_roles.QUESTION_WORDS`). Best {TOP} heads per run and side.\n\n")
+    text += prose("interrogation", top=TOP) + "\n\n"
     ir = score_rows(runs, "interrogation", "interrogation_queries")
     text += md_table(["model", "seed", "attention", "question words scored", f"best {TOP} heads (layer, head, score)",
                       "mean over heads"], ir) if ir else "No runs.\n"

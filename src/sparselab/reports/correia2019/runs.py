@@ -129,6 +129,12 @@ def analysed(options: Mapping[str, Any], recs: Sequence[dict]) -> dict[str, list
     return {v: g[(pair, v)] for v in TABLE1_VARIANTS if (pair, v) in g}
 
 
+def bleu_file_stem(rec, set_name: str) -> str:
+    """Named by the cell; a run with α's own learning rate adds it (the α rule and its control share a cell)."""
+    lr = alpha_lr_of(rec) if variant_of(rec) in LEARNED else None
+    return f"{pair_of(rec)}.{variant_of(rec)}{'' if lr is None else f'.alpha_lr{lr:g}'}.seed{seed_of(rec)}.{set_name}"
+
+
 # ---------------------------------------------------------------- committed records
 def public_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
     """A record's ``extra`` as committed: the attention maps of the first example sentence only (the report draws

@@ -7,18 +7,17 @@ Table 2: per (dataset, metric) cell the paired test-set bootstrap of the losses 
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from statistics import mean, stdev
 from typing import Mapping, Sequence
 
 from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
-from ..claims import Claim, Verdict as V, stats
+from .runs import replicates
+from ..claims import Claim, Verdict as V, paper_page, stats
 
 SE_FACTOR = 2.0              # Table 2's bold: best in a cell when no loss is better by 2 paired bootstrap SEs
 F1_MARGIN = 1.0              # "very similar": within ±1 F1 point (a stated practical margin)
@@ -94,9 +93,23 @@ def paired(a: str, b: str, acc_a: Mapping[int, float], acc_b: Mapping[int, float
     return Paired(a, b, len(d), mean(d), se)
 
 
-
-
 # ---------------------------------------------------------------- Table 2
+METRICS = ("micro_f1", "macro_f1")
+
+
+def cells(by: Mapping[tuple[str, str], dict], dataset: str, losses: Sequence[str]) -> list[Cell]:
+    """One cell per metric for a dataset that has every loss (else [])."""
+    if not all((dataset, l) in by for l in losses):
+        return []
+    out = []
+    for metric in METRICS:
+        reps = {l: replicates(by[(dataset, l)], metric) for l in losses}
+        out.append(Cell(f"{dataset} {metric.replace('_f1', '')}", {l: 100 * by[(dataset, l)]["metrics"][metric]
+                                                                     for l in losses},
+                        None if any(v is None for v in reps.values()) else reps))
+    return out
+
+
 def _gap_test(c: Cell, loss: str) -> stats.Test:
     se = c.se(c.top, loss)
     d = c.scores[c.top] - c.scores[loss]
@@ -305,9 +318,5 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
 
 
 # ---------------------------------------------------------------- all
-def stored_rows(out: Path, experiment: str) -> list[dict]:
-    """The committed ``runs.jsonl`` rows (config + metrics) of one experiment, for the claims of the parts a
-    Table-2-only rebuild leaves as they are."""
-    path = Path(out) / "runs.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
-    return [r for r in rows if r["config"].get("experiment_name") == experiment]
+def claims_text(profile: str, found: Sequence[Claim]) -> str:
+    return paper_page(__doc__, f"Martins & Astudillo (2016). Profile: **{profile}**. ", found)

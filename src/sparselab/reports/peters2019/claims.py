@@ -13,7 +13,7 @@ from statistics import mean
 from typing import Any, Mapping, Sequence
 
 from . import figure4, predictions, runs
-from ..claims import Claim, Verdict as V, render, stats, untested
+from ..claims import Claim, Verdict as V, paper_page, stats, untested
 from ..claims.bleu import pair as bleu_pair
 from ..mt_common import BLEU_DIR, pair_of, values
 from ..tables import seed_mean
@@ -385,9 +385,7 @@ def claims(out: Path, groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | N
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return render("The paper's claims, tested on our runs",
-                  f"Peters, Niculae & Martins (2019). Profile: **{profile}**. Inflection: word accuracy on the eval "
-                  "split per seed; MT: tokenized test BLEU, validation token accuracy for Figure 4. Our translation "
-                  "directions are de-en and ja-en of the cpu data, not the paper's IWSLT17 / KFTT corpora. "
-                  + " ".join(__doc__.split("\n\n")[1].split()) + " Sentences in quotation marks are the paper's; "
-                  "the others restate its claim.", rows)
+    return paper_page(__doc__, f"Peters, Niculae & Martins (2019). Profile: **{profile}**. Inflection: word accuracy on "
+                      "the eval split per seed; MT: tokenized test BLEU, validation token accuracy for Figure 4. Our "
+                      "translation directions are de-en and ja-en of the cpu data, not the paper's IWSLT17 / KFTT "
+                      "corpora. ", rows)

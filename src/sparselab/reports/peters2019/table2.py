@@ -14,8 +14,8 @@ from .convergence import convergence_text
 from .runs import MAPPINGS, PAIRS, bleu_file_stem, by_key, mt_options, table2_records
 from .significance import Significance, significance_text
 from .. import mt_common
-from ..mt_common import mean_std, pair_status, settings_rows, values
-from ..tables import MISSING, NONE, md_table
+from ..mt_common import bleu_cell, pair_status, settings_rows, values
+from ..tables import NONE, md_table
 from ..templates import template
 
 text = template(__name__)
@@ -41,13 +41,6 @@ def paper_cell(ref, mapping: str, pair: str) -> str:
     if v is None:
         return NONE
     return f"{v[0]:.2f}" + (f" ± {v[1]:.2f}" if v[1] is not None else "")
-
-
-def bleu_cell(rs: Sequence[dict], status: str | None, metric: str = "bleu_tok") -> str:
-    if status is not None:
-        return status
-    vals = values(rs, metric)
-    return mean_std(vals) if vals else MISSING
 
 
 def table2_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:

@@ -1,0 +1,289 @@
+"""Table 1 of Correia, Niculae & Martins (2019) (``table1_bleu.md``): BLEU per direction for softmax, 1.5-entmax and
+α-entmax attention (softmax output): tokenized BLEU beside the paper's, detokenized SacreBLEU with its signature,
+mean ± std over seeds, out-of-domain test sets, each run's convergence, the hypothesis / reference files
+(``bleu_files/``) and, beyond the paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``).
+Training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py``; the runs' own tokens/s are not
+reported (jobs shared the machine)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from statistics import mean
+from typing import Any, Mapping, Sequence
+
+from . import alpha_rule
+from .header import header
+from .runs import LABELS, LEARNED, PAIRS, TABLE1_VARIANTS, alpha_lr_of, by_key, seed_of, variant_of
+from .. import mt_common
+from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
+from ..tables import NONE, md_table
+from ..templates import template
+
+prose = template(__name__)
+SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py; the index links it only when present
+
+
+def paper_bleu(ref: Mapping[str, Any], variant: str, pair: str) -> float | None:
+    """The paper's Table 1 cell (papers.yaml ``table1_bleu``: columns "<pair> <corpus>")."""
+    t = ref.get("table1_bleu", {})
+    cols = [str(c).split()[0] for c in t.get("columns", [])]
+    row = t.get("rows", {}).get(variant)
+    if not row or pair not in cols or row[cols.index(pair)] is None:
+        return None
+    return float(row[cols.index(pair)])
+
+
+def paper_corpus(ref: Mapping[str, Any], pair: str) -> str:
+    cols = [str(c).split(maxsplit=1) for c in ref.get("table1_bleu", {}).get("columns", [])]
+    return next((c[1] for c in cols if c[0] == pair and len(c) > 1), "?")
+
+
+def variants_present(recs) -> list[str]:
+    """The Table 1 rows, and the output-α row when such runs exist."""
+    extra = ["output_alpha"] if any(variant_of(r) == "output_alpha" for r in recs) else []
+    return [*TABLE1_VARIANTS, *extra]
+
+
+def table1_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:
+    g = by_key(recs)
+    rows = []
+    for v in variants_present(recs):
+        row = [LABELS[v]]
+        for p in PAIRS:
+            row.append(bleu_cell(g.get((p, v), []), pair_status(options, p), metric))
+            if with_paper:
+                x = paper_bleu(ref, v, p)
+                row.append(f"{x:.2f}" if x is not None else NONE)
+        rows.append(row)
+    return rows
+
+
+def table1_header(ref, with_paper: bool = True) -> list[str]:
+    hdr = ["attention"]
+    for p in PAIRS:
+        hdr += [f"{p} (ours)", f"{p} (paper, {paper_corpus(ref, p)})"] if with_paper else [p]
+    return hdr
+
+
+def test_set_lines(recs, ref) -> list[str]:
+    """Which test set each direction run is scored on, against the paper's."""
+    out = {}
+    for r in recs:
+        e = r.get("extra", {})
+        sp = e.get("splits", {})
+        n = sp.get("test", {}).get("n", "?")
+        extra = ", ".join(f"{k.split(':', 1)[1]}: {x['spec']} ({x['n']})" for k, x in sorted(sp.items())
+                          if k.startswith("extra:"))
+        out.setdefault(pair_of(r), f"- **{pair_of(r)}**: ours trained on {e.get('corpus', '?')}, Table 1 scored on "
+                                   f"`{e.get('test', {}).get('spec', '?')}` ({n} sentences)"
+                                   + (f"; out of domain: {extra}" if extra else "")
+                                   + f"; paper: {paper_corpus(ref, pair_of(r))} test")
+    return list(out.values())
+
+
+def extra_rows(recs) -> list[list[Any]]:
+    """Out-of-domain sets (IWSLT17 test for de-en trained on Multi30k): SacreBLEU / tokenized BLEU per variant."""
+    g = by_key(recs)
+    names = sorted({n for r in recs for n in r.get("extra", {}).get("extra_test", {})})
+    rows = []
+    for name in names:
+        for p in PAIRS:
+            rs = [r for v in variants_present(recs) for r in g.get((p, v), [])
+                  if name in r["extra"].get("extra_test", {})]
+            if not rs:
+                continue
+            spec = rs[0]["extra"]["extra_test"][name]
+            row = [name, p, f"{spec['spec']} ({int(spec['metrics']['n'])})"]
+            for v in variants_present(recs):
+                got = g.get((p, v), [])
+                row.append(f"{bleu_cell(got, None, f'bleu_{name}')} / {bleu_cell(got, None, f'bleu_tok_{name}')}")
+            rows.append(row)
+    return rows
+
+
+def schedule_of(rec) -> tuple:
+    """(step budget, peak lr, warm-up, validation interval, early-stopping patience) of a run; α's own lr, which
+    only runs that learn α have, is the α rule (:func:`equal_budget_lines` names it apart)."""
+    t, tr = rec["config"]["task"], rec["config"]["trainer"]
+    return (tr.get("max_steps"), t.get("lr"), t.get("warmup_steps"), tr.get("val_check_interval"),
+            t.get("early_stopping_patience"))
+
+
+def budget_verdict(rec) -> dict[str, Any]:
+    """Whether a run trained its whole step budget and had stopped improving before its end
+    (:func:`mt_common.convergence`): ``ok`` True / False, and the reason in words."""
+    m, budget = rec["metrics"], rec["config"]["trainer"].get("max_steps")
+    conv = mt_common.convergence(rec.get("extra", {}).get("history", []))
+    steps = int(m["steps"]) if m.get("steps") is not None else None
+    if steps is None or budget is None or budget < 0 or steps < budget:
+        why = "early stopping" if rec.get("extra", {}).get("stopped_early") else "unknown"
+        return {**conv, "ok": False, "why": f"no: ended at step {steps} of the {budget} budget ({why})"}
+    if conv["stopped"] is None:
+        return {**conv, "ok": False, "why": f"not judged: {conv['why']}"}
+    return {**conv, "ok": bool(conv["stopped"]),
+            "why": "yes" if conv["stopped"] else "no: still improving at the budget"}
+
+
+def convergence_rows(recs) -> list[list[Any]]:
+    rows = []
+    for r in recs:
+        e, m = r.get("extra", {}), r["metrics"]
+        v = budget_verdict(r)
+        rows.append([pair_of(r), LABELS[variant_of(r)], seed_of(r), len(e.get("history", [])),
+                     int(m["steps"]) if m.get("steps") is not None else NONE, r["config"]["trainer"].get("max_steps"),
+                     int(m["best_step"]) if m.get("best_step") is not None else NONE,
+                     curve_summary(e.get("history", [])),
+                     f"{v['trend']:+.2f}" if "trend" in v else NONE, f"{v['record']:+.2f}" if "record" in v else NONE,
+                     v["why"]])
+    return rows
+
+
+def equal_budget_lines(recs) -> list[str]:
+    """One step budget and one schedule for every Table 1 run, each trained to its budget and stopped improving
+    before it: the condition under which Table 1 compares the models at equal training."""
+    t1 = [r for r in recs if variant_of(r) in TABLE1_VARIANTS]
+    if not t1:
+        return []
+    schedules = sorted({schedule_of(r) for r in t1}, key=str)
+    trained = sorted({int(r["metrics"].get("steps", -1)) for r in t1})
+    done = [budget_verdict(r)["ok"] for r in t1]
+    words = "step budget {}, peak lr {}, warm-up {}, validation every {} steps, early-stopping patience {}"
+    alpha_lrs = sorted({alpha_lr_of(r) or float(r["config"]["task"]["lr"]) for r in t1 if variant_of(r) in LEARNED})
+    lines = [("one step budget and one schedule for all Table 1 runs: " + words.format(*schedules[0]))
+             if len(schedules) == 1 else
+             (f"**{len(schedules)} different budgets / schedules** among the Table 1 runs: "
+              + "; ".join(words.format(*s) for s in schedules)),
+             f"steps trained: {', '.join(f'{s:,}' for s in trained)}"
+             + (" (the same for every run)" if len(trained) == 1 else " — **not the same for every run**"),
+             f"stopped improving before the budget ({mt_common.convergence_rule()}): {sum(done)} of {len(done)} runs"]
+    ok = len(schedules) == 1 and len(trained) == 1 and all(done)
+    lines.append("equal budgets: **yes** — every model trained the same steps under one schedule and had stopped "
+                 "improving before the budget" if ok else
+                 "equal budgets: **no** — Table 1 does not compare the models at equal, converged training")
+    if alpha_lrs:
+        lines.append("the learned α's peak lr (the α rule, α-entmax only): " + ", ".join(f"{x:g}" for x in alpha_lrs))
+    return lines
+
+
+def val_acc_spread(recs) -> list[str]:
+    """Per direction: how far apart the Table 1 models are in best validation token accuracy (means over seeds)."""
+    g = by_key(recs)
+    out = []
+    for p in PAIRS:
+        acc = {v: mean(values(g[(p, v)], "val_acc_best")) for v in TABLE1_VARIANTS
+               if (p, v) in g and values(g[(p, v)], "val_acc_best")}
+        if len(acc) >= 2:
+            out.append(f"{p}: the Table 1 models lie within {max(acc.values()) - min(acc.values()):.2f} points of "
+                       "best validation token accuracy (" + ", ".join(f"{LABELS[v]} {a:.2f}" for v, a in acc.items())
+                       + ")")
+    return out
+
+
+def output_alpha_rows(recs) -> list[list[Any]]:
+    """Per direction with output-α runs: α-entmax with softmax output against α-entmax with a learned output α."""
+    g = by_key(recs)
+    rows = []
+    for p in PAIRS:
+        base, learned = g.get((p, "alpha_entmax"), []), g.get((p, "output_alpha"), [])
+        if not learned:
+            continue
+        for metric in ("bleu_tok", "bleu", "val_acc_best"):
+            b, o = values(base, metric), values(learned, metric)
+            diff = mean(o) - mean(b) if b and o else None
+            rows.append([p, metric, mean_std(b), len(b), mean_std(o), len(o), diff])
+        rows.append([p, "output α (final)", "1 (softmax)", len(base), mean_std(values(learned, "output_alpha"), 3),
+                     len(learned), None])
+    return rows
+
+
+def output_alpha_verdict(recs) -> list[str]:
+    """Whether the learned output α helps over the softmax output, read from the tokenized BLEU and the
+    validation accuracy (no significance test; the seed counts are given)."""
+    out = []
+    g = by_key(recs)
+    for p in PAIRS:
+        base, learned = g.get((p, "alpha_entmax"), []), g.get((p, "output_alpha"), [])
+        b, o = values(base, "bleu_tok"), values(learned, "bleu_tok")
+        if not learned:
+            continue
+        if not b or not o:
+            out.append(f"- {p}: no α-entmax run with softmax output to compare with")
+            continue
+        d = mean(o) - mean(b)
+        acc = mean(values(learned, "val_acc_best")) - mean(values(base, "val_acc_best"))
+        word = "helps" if round(d, 2) > 0 else "does not help" if round(d, 2) < 0 else "makes no difference"
+        out.append(f"- {p}: the learned output α {word} on tokenized BLEU ({d:+.2f} BLEU; validation token "
+                   f"accuracy {acc:+.2f} points), over {len(o)} vs {len(b)} seed(s), no significance test")
+    return out
+SPEED_MODEL = re.compile(r"^- model: Transformer, (\d+) encoder / (\d+) decoder layers, (\d+) heads, d (\d+), "
+                         r"FF (\d+).*?learns (\d+) α's", re.M)
+
+
+def speed_model_check(out: Path, recs) -> str:
+    """Whether ``speed.md`` measured the Table 1 model: its model line against the runs' model config."""
+    path = Path(out) / SPEED
+    if not path.is_file() or not recs:
+        return ""
+    m = recs[0]["config"]["model"]
+    want = (m["enc_layers"], m["dec_layers"], m["heads"], m["d_model"], m["d_ff"],
+            m["heads"] * (m["enc_layers"] + 2 * m["dec_layers"]))     # a learned α per head: enc self, dec self, context
+    words = "{} + {} layers, {} heads, d {}, FF {}, {} α's"
+    found = SPEED_MODEL.search(path.read_text(encoding="utf-8"))
+    if found is None:
+        return f"`{SPEED}` names no model: re-measure it (`make bench-transformer-speed PROFILE=<profile>`)."
+    got = tuple(int(x) for x in found.groups())
+    if got == tuple(int(x) for x in want):
+        return f"`{SPEED}` measured the Table 1 model ({words.format(*got)})."
+    return (f"**`{SPEED}` is stale**: it measured {words.format(*got)}, not the Table 1 model ({words.format(*want)}); "
+            "re-measure it on an otherwise idle machine with `make bench-transformer-speed PROFILE=<profile>`.")
+
+
+def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
+                left_out: Sequence[str] = (), speed_note: str = "", rule: Sequence[alpha_rule.RuleRow] = ()) -> str:
+    """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header);
+    ``rule``: the α rule's side experiment."""
+    alpha_lr = options.get("alpha_lr")
+    rule_line = alpha_rule.summary(rule, alpha_lr) if rule else ""
+    text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref,
+                  rule_line)
+    if left_out:
+        text += (f"Left out: {len(left_out)} finished run(s) whose attention blocks mix normalizers, use another α "
+                 f"or another output α, so they are no cell of this table: {', '.join(f'`{d}`' for d in left_out)}."
+                 "\n\n")
+    sr = settings_rows(recs)
+    if sr:
+        text += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
+        text += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
+                          "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
+    text += "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs") + "\n\n"
+    text += ("How BLEU is computed (from the records):\n\n" + ("\n".join(mt_common.tokenization_lines(recs))
+                                                                or "- no runs") + "\n\n")
+    text += prose("intro") + "\n\n"
+    text += md_table(table1_header(ref), table1_rows(recs, options, ref, "bleu_tok"))
+    text += "\n## Detokenized SacreBLEU (ours)\n\n"
+    text += md_table(table1_header(ref, False), table1_rows(recs, options, ref, "bleu", with_paper=False))
+    ex = extra_rows(recs)
+    if ex:
+        text += prose("extra") + "\n\n"
+        text += md_table(["set", "direction", "test data (sentences)",
+                          *(LABELS[v] for v in variants_present(recs))], ex)
+    oa = output_alpha_rows(recs)
+    if oa:
+        text += prose("output_alpha") + "\n\n"
+        text += md_table(["direction", "metric", "softmax output", "seeds", "learned output α", "seeds",
+                          "difference"], oa)
+        text += "\n" + "\n".join(output_alpha_verdict(recs)) + "\n"
+    if rule:
+        text += alpha_rule.text(rule, alpha_lr)
+    conv = convergence_rows(recs)
+    if conv:
+        text += (prose("convergence") + "\n\n" + "\n".join(f"- {line}" for line in equal_budget_lines(recs)) + "\n\n"
+                 + prose("trend", steps=mt_common.PLATEAU_STEPS, gain=mt_common.PLATEAU_GAIN) + "\n\n")
+        text += md_table(["direction", "attention", "seed", "validations", "steps trained", "step budget", "best step",
+                          "val. token accuracy: first → best (step) → last", "trend", "record",
+                          "stopped improving before the budget"], conv)
+        text += "".join(f"\n{line}\n" for line in val_acc_spread(recs))
+        # no tokens/s from the runs: they shared the machine with other jobs, so their ratios measure contention
+        text += prose("speed", speed=SPEED) + (f" {speed_note}" if speed_note else "") + "\n"
+    text += mt_common.bleu_cli_section(file_rows, "<direction>.<attention>[.alpha_lr<α's lr>].seed<seed>.<set>")
+    return text

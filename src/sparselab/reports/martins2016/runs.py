@@ -1,0 +1,97 @@
+"""The Martins & Astudillo (2016) records: the experiments and their keys, loading them (Table 2's, without any
+under the runs root, from the records committed beside the report), and what is committed.
+
+* Table 2 (``martins2016/table2_multilabel``), keyed by (dataset, loss); ``runs_table2.jsonl`` (run, config hash,
+  config, metrics, best) and ``run_extras_table2.jsonl`` (the rest of each record, bootstrap replicates included) are
+  written with the report, so that ``--report-only`` rebuilds Table 2 in a clone without run directories
+  (:func:`committed`);
+* Figure 3 (``martins2016/figure3_label_proportions``), keyed by (K, mixture, length L, loss);
+* SNLI, Tables 3-4 (``martins2016/table3_snli``), keyed by (attention variant, L2, seed); their rows stay in
+  ``runs.jsonl`` (:func:`stored_rows`).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sparselab.engine import record
+
+from ..index import write_configs
+from ..records import committed_records, load, once_per_job, selection, write_extras
+
+PAPER = "martins2016"
+LOSSES = ("logistic", "softmax", "sparsemax")
+FIG_LOSSES = ("softmax", "sparsemax")
+PAPER_SETS = ("scene", "emotions", "birds", "cal500", "reuters_rcv1v2")
+EXTRA_SETS = ("yeast", "enron", "medical", "bibtex", "tmc2007-500")
+UNAVAILABLE = "reuters_rcv1v2"
+T2 = f"{PAPER}/table2_multilabel"
+F3 = f"{PAPER}/figure3_label_proportions"
+T3 = f"{PAPER}/table3_snli"
+SNLI_RUNS = "runs_snli.jsonl"
+CONFIGS = "runs_table2.jsonl"
+EXTRAS = "run_extras_table2.jsonl"
+# Table 2 record fields kept beside the configs (no host, pid or traceback)
+KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
+        "finished_at", "wall_time_s", "extra")
+Point = tuple[int, str, float, str]      # (K, mixture, length L, loss)
+Key = tuple[str, float, int]             # (variant, l2, seed)
+COMMITS_PART = True     # committed() holds Table 2's records only: a clone's --report-only rebuilds that part
+
+
+def load_table2(runs, profile: str, out: Path | None = None) -> tuple[list[dict], dict[tuple[str, str], dict]]:
+    """The finished Table 2 records (without any under ``runs``: those committed in ``out``), and the same keyed by
+    (dataset, loss)."""
+    recs = load(runs, profile, T2)
+    if not recs and out is not None:
+        recs = once_per_job(committed(out, runs))
+    return recs, {(r["config"]["data"]["name"], r["config"]["task"]["loss"]): r for r in recs}
+
+
+def committed(out: Path, runs) -> list[dict]:
+    """The Table 2 records committed in ``out`` (:func:`~..records.committed_records`), only the plan's jobs inside
+    :func:`~..records.plan_only`."""
+    recs = committed_records(Path(out) / CONFIGS, Path(out) / EXTRAS, runs)
+    sel = selection()
+    return [r for r in recs if sel is None or record.identity(r) in sel.ids]
+
+
+def write_committed(out: Path, recs: Sequence[dict], runs) -> None:
+    """:data:`CONFIGS` and :data:`EXTRAS` (same order, machine paths scrubbed)."""
+    write_configs(out, recs, runs, name=CONFIGS)
+    write_extras(Path(out) / EXTRAS, recs, runs, KEEP)
+
+
+def replicates(rec: Mapping[str, Any], metric: str) -> list[float] | None:
+    """The record's bootstrap replicates of ``metric`` in points (mean over outer splits); None when not recorded."""
+    boots = [p.get("bootstrap") for p in rec.get("extra", {}).get("per_split", [])]
+    if not boots or any(b is None for b in boots):
+        return None
+    return list(100 * np.mean([b[metric] for b in boots], axis=0))
+
+
+def load_figure3(runs, profile: str) -> tuple[list[dict], dict[Point, dict]]:
+    recs = load(runs, profile, F3)
+    data = {}
+    for r in recs:
+        c = r["config"]
+        data[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]),
+              c["task"]["loss"])] = r
+    return recs, data
+
+
+def load_table3(runs, profile: str) -> tuple[list[dict], dict[Key, dict]]:
+    recs = load(runs, profile, T3)
+    return recs, {(r["config"]["task"]["attention"], float(r["config"]["task"]["l2"]), int(r["config"]["seed"])): r
+                  for r in recs}
+
+
+def stored_rows(out: Path, experiment: str) -> list[dict]:
+    """The committed ``runs.jsonl`` rows (config + metrics) of one experiment, for the claims of the parts a
+    Table-2-only rebuild leaves as they are."""
+    path = Path(out) / "runs.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+    return [r for r in rows if r["config"].get("experiment_name") == experiment]
