@@ -95,7 +95,7 @@ def plan(settings: list[str], seeds: list[int], ensemble: bool, launcher: str | 
 PLANS = {
     # smoke: the cpu plan's shape (seed 0 everywhere, seed 1 and the ensemble for the 4 compared cells); MT de-en
     # (with the IWSLT17 out-of-domain set), 2 points per Figure 4 grid (one of them the Table 2 1.5-entmax run);
-    # the ja-mecab BLEU path is covered by tests/test_mt_translation.py
+    # the ja-mecab BLEU path is covered by tests/tasks/test_mt_translation.py
     "smoke": plan(["medium"], seeds=[0], ensemble=True, more_seeds=([1.0, 2.0], [1]),
                   mt=mt_plan(["de-en"], [0], attn_grid=[1.5, 2.0], out_grid=[1.25, 1.5],
                              not_run={"ro-en": NO_RO_EN, "en-ro": NO_RO_EN})),

@@ -3,7 +3,7 @@
 ``python tests/job_ids.py`` rewrites ``tests/fixtures/job_ids.json``. Do that only in a commit that means to change
 identities, and say in it which jobs change and why; an identity that moves must come with the migration
 (``sparselab.engine.identity.MIGRATIONS``) that takes the committed records' configs to it, or it orphans them
-(``tests/test_job_ids.py`` checks every committed record against the fixture).
+(``tests/engine/test_job_ids.py`` checks every committed record against the fixture).
 Beside each identity the fixture keeps a short hash of every leaf of the job's semantic config, so that a failing
 test can name the keys that changed (the values themselves would make the file ten times larger), and a hash of its
 whole resolved config (``config``: machinery too, but for where files are), so that a change meant to move no job
@@ -20,7 +20,7 @@ from sparselab.engine import identity, jobs, record
 from sparselab.reports.runner import CONF_DIR, PROFILES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scripts import load_script
+from support import load_script
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "job_ids.json"
 PAPERS = ("martins2016", "peters2019", "correia2019")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from job_ids import PAPERS
-from scripts import load_script
+from support import load_script
 
 from sparselab.engine import jobs, record
 from sparselab.reports.runner import CONF_DIR, PROFILES

@@ -1,10 +1,10 @@
-"""tests/smoke_numbers.py: exact on the fixture's CPU kernels, presence and finiteness of torch-fit rows elsewhere."""
+"""tests/support.py: exact on the fixture's CPU kernels, presence and finiteness of torch-fit rows elsewhere."""
 import json
 
 import torch
 
 from sparselab.engine.devices import cpu_kernel
-from smoke_numbers import diff
+from support import smoke_diff as diff
 
 WANT = {"fit/a": {"acc": 50.0, "loss": 1.0}, "lbfgs/b": {"js": 0.02}}
 

@@ -51,8 +51,8 @@ if [ -n "${WHEELS:-}" ]; then
 fi
 step env 20 bash -c "nvidia-smi; $PY -c 'import torch, triton; print(torch.__version__, torch.version.cuda, \
 torch.cuda.get_device_name(0), \"bf16:\", torch.cuda.is_bf16_supported(), \"triton\", triton.__version__)'"
-step kernels 120 $PY -m pytest -p no:cacheprovider tests/test_kernels_entmax_attention.py \
-    tests/test_kernels_entmax_blocked.py tests/test_kernels_transformer.py -rA
+step kernels 120 $PY -m pytest -p no:cacheprovider tests/kernels/test_kernels_entmax_attention.py \
+    tests/kernels/test_kernels_entmax_blocked.py tests/kernels/test_kernels_transformer.py -rA
 step attention 140 $PY benchmarks/bench_attention.py --dtype bf16 --warmup 2 --reps 5 --out "$OUT/attention.md"
 step speed 120 $PY benchmarks/bench_transformer_speed.py --profile paper --device cuda --precision bf16-mixed \
     --quick --attention-impl fused --breakdown never --out "$OUT/speed.md"
@@ -77,7 +77,7 @@ wait
 find "$SPARSELAB_RUNS" -name run.json -exec cat {} + > "$OUT/records.json" 2>/dev/null
 
 if [ "${EXTRA:-0}" = 1 ]; then
-    step cuda 90 $PY -m pytest -p no:cacheprovider tests/test_mappings_syncs.py tests/test_training_timing.py -rA
+    step cuda 90 $PY -m pytest -p no:cacheprovider tests/mappings/test_mappings_syncs.py tests/training/test_training_timing.py -rA
     step syncs 75 $PY benchmarks/probes/count_host_syncs.py --profile paper --device cuda --precision bf16-mixed \
         --steps 5 --out "$OUT/syncs.md"
 fi

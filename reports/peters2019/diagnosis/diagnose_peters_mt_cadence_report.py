@@ -7,7 +7,7 @@ records only.
         reports/peters2019/diagnosis/mt_cadence.jsonl                     # rebuild
 
 From a runs folder it also writes the records it read, slimmed, beside the report (``mt_cadence.jsonl``): the
-committed table is rebuilt from them (tests/test_diagnosis_mt_cadence.py).
+committed table is rebuilt from them (tests/reports/peters2019/test_diagnosis_mt_cadence.py).
 
 ja-en, seed 0, cpu profile, the 15,000-step budget with no early stopping (the protocol before the diagnosis):
 softmax and 1.5-entmax with validation every 250 steps and every 1,500

@@ -30,7 +30,7 @@ import triton
 import triton.language as tl
 
 # Iteration counts (fixed: no data-dependent exit, so no host sync). 3 bounds + 6 Newton steps leave the
-# residual |sum p - 1| at the float32 rounding floor on attention rows (tests/test_kernels_entmax_attention.py).
+# residual |sum p - 1| at the float32 rounding floor on attention rows (tests/kernels/test_kernels_entmax_attention.py).
 K_BOUND = 3
 K_NEWTON = 6
 # α = 1.5 / α = 2 (float α): exact steps on the support after Newton.

@@ -66,7 +66,7 @@ def rows2d(t: torch.Tensor) -> torch.Tensor:
     (B, H, Lq, Lk): n is the key length). Left to torch.compile's automatic dynamic shapes, every kernel compiled
     twice: a static graph for the first batch, a dynamic one at the second shape. The step-0 head statistics of
     a Correia job then compiled the attention kernel twice before training, and each of the first training steps
-    compiled its backward and loss kernels twice (8 graphs on CPU, 4 now: tests/test_compile_counts.py). A
+    compiled its backward and loss kernels twice (8 graphs on CPU, 4 now: tests/tasks/test_compile_counts.py). A
     vocabulary's row length (a 2-D or 3-D loss input) stays static: it never changes within a job."""
     rows = t.reshape(-1, t.shape[-1]).contiguous()
     if MARK_DYNAMIC and t.dim() >= 4 and not torch.compiler.is_compiling():

@@ -90,7 +90,7 @@ def loss_and_grad(Z: np.ndarray, T: np.ndarray, loss: str, omega_q: float | None
     mapping (``sparselab.mappings.softmax`` / ``sparsemax``):  grad = p - q and
     value = <z, p - q> - Omega(p) + Omega(q), with Omega(p) = sum p log p (alpha=1) or
     (||p||^2 - 1) / 2 (alpha=2); for alpha=1 this is logsumexp(z) - <z, q> + Omega(q).
-    This equals ``sparselab.mappings.fy_loss`` (checked in tests/test_martins2016_models.py)
+    This equals ``sparselab.mappings.fy_loss`` (checked in tests/models/test_martins2016_models.py)
     at a fraction of the cost of autograd through it. ``omega_q``: precomputed sum of Omega(q).
     """
     n = Z.shape[0]

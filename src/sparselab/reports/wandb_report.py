@@ -23,7 +23,7 @@ sentences (``attention/maps``) and a learned attention α (``alpha/attention.nor
 (:class:`sparselab.training.alpha_trajectory.AlphaTrajectory`).
 
 :func:`panel_keys` names the logged key each panel reads (the outline lists them);
-``tests/test_wandb_panels.py`` checks every one against offline smoke runs (``tests/wandb_panels_check.py`` reads
+``tests/reports/test_wandb_panels.py`` checks every one against offline smoke runs (``tests/support.py`` reads
 a run's ``.wandb`` file back with ``wandb leet inspect --json``).
 """
 from __future__ import annotations

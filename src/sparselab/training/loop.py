@@ -14,7 +14,7 @@ folder is deleted once the job's record says finished (``RunContext.after_finish
 by the task, rank 0) holds the best weights. A job killed while it evaluates (beam search over a test set
 can take hours at paper scale) finds ``fit_done.json`` when it runs again: ``fit`` restores ``last.ckpt``
 with ``max_steps`` set to the step training ended at, so nothing is trained, and the record keeps the first
-attempt's fit facts (``tests/test_resume.py``).
+attempt's fit facts (``tests/e2e/test_resume.py``).
 
 **Resume inside a job.** A second ``ModelCheckpoint`` (no monitor, top 1) writes ``checkpoints/last.ckpt``
 at every validation: weights, optimizer, Lightning's schedulers, loop progress, every callback's state
@@ -27,7 +27,7 @@ is the job's identity (``${paths.runs}/<profile>/<experiment>/<job id>``), so a 
 there is this job's: ``fit`` passes it as ``ckpt_path`` and training goes on from that validation.
 Without one, a stale folder (best files of an attempt killed before its first validation) is deleted.
 ``engine.resume: false`` (re-run finished jobs too) also starts training from step 0. On CPU a resumed
-run ends with the same numbers as an uninterrupted one (``tests/test_resume.py``).
+run ends with the same numbers as an uninterrupted one (``tests/e2e/test_resume.py``).
 
 This serves a SLURM requeue through **submitit's checkpoint hook**, which ``hydra/launcher=slurm`` uses:
 submitit signals the job ``signal_delay_s`` before its time limit, hydra-submitit's ``checkpoint`` resubmits
