@@ -46,7 +46,7 @@ def test_gpu_accelerator_without_gpu_refused_before_the_record(tmp_path):
 
 def test_jobs_zero_refused(tmp_path, monkeypatch, capsys):
     from sparselab.reports.runner import main
-    from tests.scripts import load_script
+    from support import load_script
 
     monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path / "runs"))
     mod = load_script("pipelines/martins2016.py", "pipeline_martins2016")

@@ -14,7 +14,7 @@ QUICK = ("--quick", "--breakdown", "never", "--threads", "1", "--pairs", "256", 
 
 
 def _pipeline():
-    from tests.scripts import load_script
+    from support import load_script
 
     return load_script("pipelines/correia2019.py", "pipeline_correia2019")
 

@@ -12,7 +12,7 @@ PAPERS = ["martins2016", "peters2019", "correia2019"]
 
 
 def _pipeline(paper):
-    from tests.scripts import load_script
+    from support import load_script
 
     return load_script(f"pipelines/{paper}.py", f"pipeline_{paper}")
 

@@ -48,7 +48,7 @@ def test_empty_runs_env_cli_exits_2_and_writes_nothing(tmp_path):
 
 def test_pipeline_empty_runs_env(monkeypatch, capsys):
     from sparselab.reports.runner import main
-    from tests.scripts import load_script
+    from support import load_script
 
     monkeypatch.setenv("SPARSELAB_RUNS", "")
     mod = load_script("pipelines/martins2016.py", "pipeline_martins2016")
