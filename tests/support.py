@@ -1,7 +1,8 @@
 """What more than one test file needs: the project's folders, loading a script (a pipeline, a benchmark or a
 diagnosis: files outside the package) as a module, rebuilding a committed report, reading a checkpoint's
 validations, the links of a report's index.html, the cells of a Markdown table, the papers' reference numbers, and
-the smoke numbers against their fixture (to what the machine guarantees, :func:`smoke_diff`)."""
+the smoke numbers against their fixture (to what the machine guarantees, :func:`smoke_diff`), and translation
+files as the MT tasks write them."""
 from __future__ import annotations
 
 import ast
@@ -14,17 +15,16 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import unquote, urlsplit
 
 import pytest
-import torch
-import wandb_workspaces.reports.v2 as wr
 
-from sparselab.engine.devices import cpu_kernel
 from sparselab.reports import numbers
-from sparselab.reports import wandb_report as W
 from sparselab.reports.reference import REFERENCE
+
+if TYPE_CHECKING:    # torch and W&B's report API are imported where they are used: most test files need neither
+    import wandb_workspaces.reports.v2 as wr
 
 PROJECT = Path(__file__).resolve().parents[1]
 SMOKE_FIXTURE = PROJECT / "tests" / "fixtures" / "smoke_metrics.json"
@@ -150,6 +150,10 @@ def smoke_diff(paper: str, got: dict, torch_fit: Callable[[str], bool], abs_tol:
     """[] when ``got`` agrees with the fixture's ``paper`` numbers; ``torch_fit(row)``: the row comes from a torch
     training run (kernel-dependent); ``abs_tol``: the tolerance of every row on the fixture's kernels, and of the
     other rows on any kernels."""
+    import torch
+
+    from sparselab.engine.devices import cpu_kernel
+
     stored = json.loads(fixture.read_text())
     want = stored[paper]
     if stored.get("_kernel") == cpu_kernel() and not torch.cuda.is_available():
@@ -226,6 +230,8 @@ def logged_keys(run_dir: str | Path) -> dict[str, set[str]]:
 def offline_runs(run_dirs, report=None) -> list[dict]:
     """``[{"dir", "values", "keys"}]`` of the offline runs ``run_dirs`` (``.../wandb/offline-run-*``); with ``report``,
     only the runs some run set of its panel grids selects."""
+    import wandb_workspaces.reports.v2 as wr
+
     runs = [_Run(dir=d, values=_config_values(d)) for d in sorted(run_dirs)]
     if report is not None:
         sets = [rs for b in report.blocks if isinstance(b, wr.PanelGrid) for rs in b.runsets]
@@ -235,6 +241,8 @@ def offline_runs(run_dirs, report=None) -> list[dict]:
 
 def panel_problems(report, runs: list[dict]) -> list[str]:
     """Every panel of ``report`` whose key no run of its run sets logged ([] when every panel reads one)."""
+    import wandb_workspaces.reports.v2 as wr
+
     grids = [b for b in report.blocks if isinstance(b, wr.PanelGrid)]
     assert grids and sum(len(g.panels) for g in grids) >= 10
     return [m for g in grids for m in missing_keys(g, runs)]
@@ -278,6 +286,8 @@ def matches(runset: wr.Runset, run: dict) -> bool:
 
 def missing_keys(grid: wr.PanelGrid, runs: list[dict]) -> list[str]:
     """Panels of ``grid`` reading a key that none of the grid's runs logged, as ``title: where key``."""
+    from sparselab.reports import wandb_report as W
+
     selected = [r for r in runs if any(matches(rs, r) for rs in grid.runsets)]
     if not selected:
         return [f"run sets {[rs.name for rs in grid.runsets]}: no smoke run matches"]
@@ -291,3 +301,20 @@ def missing_keys(grid: wr.PanelGrid, runs: list[dict]) -> list[str]:
             if not ok:
                 bad.append(f"{W.describe(panel)['title']}: {where} {key}")
     return bad
+
+
+# ---------------------------------------------------------------- translation files, as the MT tasks write them
+def write_translations(run_dir: Path, name: str, hyps: list[str], refs: list[str],
+                       tokenize: str = "13a") -> tuple[dict, dict]:
+    """The four translation files of one test set under ``run_dir/translations``, and the BLEU the task would
+    compute from them with sacrebleu (``bleu`` with ``tokenize``, ``bleu_tok`` on the tokenized text)."""
+    from sacrebleu.metrics import BLEU
+
+    files = {}
+    for kind, lines in (("detok.hyp", hyps), ("detok.ref", refs), ("tok.hyp", hyps), ("tok.ref", refs)):
+        p = run_dir / "translations" / f"{name}.{kind}.txt"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        files[kind] = f"translations/{name}.{kind}.txt"
+    score = {tok: BLEU(tokenize=tok, force=True).corpus_score(hyps, [refs]).score for tok in {tokenize, "none"}}
+    return files, {"bleu": score[tokenize], "bleu_tok": score["none"]}

@@ -21,7 +21,7 @@ if not torch.cuda.is_available():
 
 from sparselab.kernels import _entmax_triton
 from sparselab.kernels import attention as ea
-from sparselab.mappings import Entmax
+from sparselab.mappings import Entmax, entmax_bisect
 
 if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fwd).__name__.startswith("Interpreted"):
     # imported earlier in this process without the interpreter: decorate the kernels again under it
@@ -30,26 +30,6 @@ if not torch.cuda.is_available() and not type(_entmax_triton.entmax_attention_fw
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 FWD_ATOL, GRAD_ATOL, GRAD_RTOL, DALPHA_RTOL = 1e-5, 1e-4, 1e-4, 1e-3
-
-
-def materialised(q, k, v, alpha, key_padding_mask=None, causal=False):
-    """What the model computed before issue 34: Entmax over the masked, scaled scores, then @ v."""
-    B, H, Lq, D = q.shape
-    Lk = k.shape[2]
-    z = (q @ k.transpose(-1, -2)) / D ** 0.5
-    valid = torch.ones(B, 1, Lq, Lk, dtype=torch.bool, device=q.device)
-    if key_padding_mask is not None:
-        valid = valid & key_padding_mask[:, None, None, :]
-    if causal:
-        valid = valid & torch.ones(Lq, Lk, dtype=torch.bool, device=q.device).tril()
-    z = z.masked_fill(~valid, float("-inf"))
-    if isinstance(alpha, float):
-        p = Entmax(alpha)(z)
-    else:
-        from sparselab.mappings import entmax_bisect
-
-        p = entmax_bisect(z, alpha.expand(B, H).reshape(B, H, 1, 1), alpha_range=(1.01, 2.0))
-    return p @ v
 
 
 def _inputs(B, H, Lq, Lk, D, spread=2.0, seed=0, dtype=torch.float32):
@@ -61,11 +41,33 @@ def _inputs(B, H, Lq, Lk, D, spread=2.0, seed=0, dtype=torch.float32):
     return [x.to(DEVICE).requires_grad_() for x in (q, k, v)]
 
 
-def _compare(q, k, v, alpha, **kw):
+def materialised(q, k, v, alpha, key_padding_mask=None, causal=False):
+    """Entmax over the masked, scaled scores, then @ v; grouped-query k, v repeated per query head; causal
+    ``"bottom_right"``: key j visible to query i when j <= i + Lk - Lq."""
+    B, H, Lq, D = q.shape
+    Lk = k.shape[2]
+    if k.shape[1] != H:
+        k, v = (x.repeat_interleave(H // x.shape[1], dim=1) for x in (k, v))
+    z = (q @ k.transpose(-1, -2)) / D ** 0.5
+    valid = torch.ones(B, 1, Lq, Lk, dtype=torch.bool, device=q.device)
+    if key_padding_mask is not None:
+        valid = valid & key_padding_mask[:, None, None, :]
+    if causal:
+        off = Lk - Lq if causal == "bottom_right" else 0
+        valid = valid & torch.ones(Lq, Lk, dtype=torch.bool, device=q.device).tril(off)
+    z = z.masked_fill(~valid, float("-inf"))
+    if isinstance(alpha, float):
+        p = Entmax(alpha)(z)
+    else:
+        p = entmax_bisect(z, alpha.expand(B, H).reshape(B, H, 1, 1), alpha_range=(1.01, 2.0))
+    return p @ v, p
+
+
+def compare(q, k, v, alpha, **kw):
     """Forward and every gradient of the kernel against the materialised path, one upstream gradient."""
     tensors = [q, k, v] + ([alpha] if isinstance(alpha, torch.Tensor) and alpha.requires_grad else [])
     out = ea.entmax_attention(q, k, v, alpha, **kw)
-    ref = materialised(q, k, v, alpha, **kw)
+    ref, p = materialised(q, k, v, alpha, **kw)
     torch.testing.assert_close(out, ref, atol=FWD_ATOL, rtol=0)
     gout = torch.randn_like(out)
     got = torch.autograd.grad(out, tensors, gout)
@@ -74,7 +76,7 @@ def _compare(q, k, v, alpha, **kw):
         torch.testing.assert_close(a, b, atol=GRAD_ATOL, rtol=GRAD_RTOL, msg=lambda m, n=name: f"{n}: {m}")
     if len(tensors) == 4:
         torch.testing.assert_close(got[3], want[3], rtol=DALPHA_RTOL, atol=1e-6)
-    return out
+    return out, p.detach()
 
 
 @pytest.mark.parametrize("D", [16, 64])
@@ -82,7 +84,7 @@ def _compare(q, k, v, alpha, **kw):
 def test_fixed_alpha_matches_the_materialised_path(alpha, D):
     """α 1.5 and 2 against the exact maps (entmax15, sparsemax); 1.01 and 1.3 against bisection."""
     q, k, v = _inputs(2, 2, 12, 12, D, seed=int(alpha * 100) + D)
-    _compare(q, k, v, alpha)
+    compare(q, k, v, alpha)
 
 
 @pytest.mark.parametrize("shape", ["H", "BH"])
@@ -91,7 +93,7 @@ def test_learned_alpha_per_head_gets_its_gradient(shape):
     alpha = torch.tensor([1.05, 1.5, 2.0]) if shape == "H" else torch.tensor([[1.01, 1.3, 1.5], [1.7, 1.99, 1.2]])
     alpha = alpha.to(DEVICE).requires_grad_()
     q, k, v = _inputs(B, H, 10, 10, 16, seed=3)
-    _compare(q, k, v, alpha)
+    compare(q, k, v, alpha)
     assert alpha.grad is None   # autograd.grad above, not backward
 
 
@@ -102,24 +104,24 @@ def test_causal_padding_cross_attention_and_a_fully_masked_row():
     mask = torch.rand(B, Lk, generator=torch.Generator().manual_seed(1)) > 0.3
     mask[1] = False
     alpha = torch.tensor([1.2, 1.6], device=DEVICE, requires_grad=True)
-    out = _compare(q, k, v, alpha, key_padding_mask=mask.to(DEVICE))
+    out, _ = compare(q, k, v, alpha, key_padding_mask=mask.to(DEVICE))
     assert out[1].abs().max() == 0
     q, k, v = _inputs(B, H, 9, 9, 16, seed=6)
-    _compare(q, k, v, 1.5, key_padding_mask=mask[:, :9].to(DEVICE), causal=True)
-    _compare(q, k, v, alpha, causal=True)
+    compare(q, k, v, 1.5, key_padding_mask=mask[:, :9].to(DEVICE), causal=True)
+    compare(q, k, v, alpha, causal=True)
 
 
 def test_a_wide_score_range_converges_at_alpha_near_one():
     """Scores spread over ~50 (sharp attention): the fixed Newton count still reaches float exactness."""
     q, k, v = _inputs(1, 2, 16, 40, 64, spread=6.0, seed=7)
-    _compare(q, k, v, 1.01)
-    _compare(q, k, v, torch.tensor([1.01, 1.99], device=DEVICE, requires_grad=True))
+    compare(q, k, v, 1.01)
+    compare(q, k, v, torch.tensor([1.01, 1.99], device=DEVICE, requires_grad=True))
 
 
 def test_half_precision_inputs_cast_to_float32():
     """bf16 inputs (what autocast gives on a GPU) compared in float32 (the interpreter's bf16 dot is wrong)."""
     q, k, v = _inputs(2, 2, 8, 16, 16, seed=8, dtype=torch.bfloat16)
-    _compare(q, k, v, 1.5)
+    compare(q, k, v, 1.5)
 
 
 def test_the_triton_kernel_runs_not_a_torch_fallback(monkeypatch):

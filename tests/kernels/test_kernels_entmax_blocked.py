@@ -16,10 +16,9 @@ if importlib.util.find_spec("triton") is None:
 
 # sets TRITON_INTERPRET=1 before the kernels are decorated (without a GPU), and reloads them if need be
 from test_kernels_entmax_attention import (
-    DALPHA_RTOL, DEVICE, FWD_ATOL, GRAD_ATOL, GRAD_RTOL, _inputs, ea)
+    DEVICE, FWD_ATOL, _inputs, compare, ea, materialised)
 
 from sparselab.kernels import _entmax_blocked
-from sparselab.mappings import Entmax, entmax_bisect
 
 if not torch.cuda.is_available() and not type(_entmax_blocked.blocked_fwd).__name__.startswith("Interpreted"):
     _entmax_blocked = importlib.reload(_entmax_blocked)
@@ -32,43 +31,6 @@ def blocked(monkeypatch):
     monkeypatch.setattr(ea, "PATH", "blocked")
     monkeypatch.setattr(ea, "BLOCKED_TILE", (16, 64))
     monkeypatch.setattr(ea, "RECORD", True)
-
-
-def materialised(q, k, v, alpha, key_padding_mask=None, causal=False):
-    """Entmax over the masked, scaled scores, then @ v; grouped-query k, v repeated per query head; causal
-    ``"bottom_right"``: key j visible to query i when j <= i + Lk - Lq."""
-    B, H, Lq, D = q.shape
-    Lk = k.shape[2]
-    if k.shape[1] != H:
-        k, v = (x.repeat_interleave(H // x.shape[1], dim=1) for x in (k, v))
-    z = (q @ k.transpose(-1, -2)) / D ** 0.5
-    valid = torch.ones(B, 1, Lq, Lk, dtype=torch.bool, device=q.device)
-    if key_padding_mask is not None:
-        valid = valid & key_padding_mask[:, None, None, :]
-    if causal:
-        off = Lk - Lq if causal == "bottom_right" else 0
-        valid = valid & torch.ones(Lq, Lk, dtype=torch.bool, device=q.device).tril(off)
-    z = z.masked_fill(~valid, float("-inf"))
-    if isinstance(alpha, float):
-        p = Entmax(alpha)(z)
-    else:
-        p = entmax_bisect(z, alpha.expand(B, H).reshape(B, H, 1, 1), alpha_range=(1.01, 2.0))
-    return p @ v, p
-
-
-def compare(q, k, v, alpha, **kw):
-    tensors = [q, k, v] + ([alpha] if isinstance(alpha, torch.Tensor) and alpha.requires_grad else [])
-    out = ea.entmax_attention(q, k, v, alpha, **kw)
-    ref, p = materialised(q, k, v, alpha, **kw)
-    torch.testing.assert_close(out, ref, atol=FWD_ATOL, rtol=0)
-    gout = torch.randn_like(out)
-    got = torch.autograd.grad(out, tensors, gout)
-    want = torch.autograd.grad(ref, tensors, gout)
-    for name, a, b in zip(("dq", "dk", "dv"), got, want):
-        torch.testing.assert_close(a, b, atol=GRAD_ATOL, rtol=GRAD_RTOL, msg=lambda m, n=name: f"{n}: {m}")
-    if len(tensors) == 4:
-        torch.testing.assert_close(got[3], want[3], rtol=DALPHA_RTOL, atol=1e-6)
-    return out, p.detach()
 
 
 def local_inputs(B, H, L, D, sharp=6.0, Lq=None, h_kv=None, seed=0):

@@ -19,7 +19,7 @@ from sparselab.reports.correia2019 import claims
 from sparselab.reports.correia2019 import heads
 from sparselab.reports.correia2019 import runs as runs_mod
 from sparselab.reports.mt_common import BLEU_DIR, mean_std
-from support import table
+from support import table, write_translations
 
 REF = {
     "table1_bleu": {"columns": ["de-en IWSLT17", "ja-en KFTT", "ro-en WMT16", "en-de WMT14"],
@@ -63,17 +63,6 @@ def config(variant: str, seed: int, mixed: bool = False) -> dict:
                      "batch_tokens": 512, "early_stopping_patience": 5, "early_stopping_min_delta": 0.1, "beam": 5,
                      "length_norm": 0.0, "max_decode_len": 30},
             "trainer": {"max_steps": 40, "val_check_interval": 10}}
-
-
-def write_set(run_dir: Path, name: str, hyps, refs) -> tuple[dict, dict]:
-    files = {}
-    for kind, lines in (("detok.hyp", hyps), ("detok.ref", refs), ("tok.hyp", hyps), ("tok.ref", refs)):
-        p = run_dir / "translations" / f"{name}.{kind}.txt"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        files[kind] = f"translations/{name}.{kind}.txt"
-    score = lambda tok: BLEU(tokenize=tok, force=True).corpus_score(hyps, [refs]).score  # noqa: E731
-    return files, {"bleu": score("13a"), "bleu_tok": score("none")}
 
 
 def per_layer(f) -> dict:
@@ -138,8 +127,8 @@ LEARNED = {"enc_self": {"0": [1.02, 1.98], "1": [1.05, 1.95], "2": [1.03, 1.97]}
 def make_record(run_dir: Path, variant: str, seed: int, n_hyps: int = 3, speed: float = 1000.0,
                 stopped: bool = False, mixed: bool = False) -> dict:
     hyps = HYPS[:n_hyps] + REFS[n_hyps:]
-    files, scores = write_set(run_dir, "multi30k-test2016", hyps, REFS)
-    efiles, escores = write_set(run_dir, "iwslt17-iwslt2017-test", HYPS[:1] + REFS[1:], REFS)
+    files, scores = write_translations(run_dir, "multi30k-test2016", hyps, REFS)
+    efiles, escores = write_translations(run_dir, "iwslt17-iwslt2017-test", HYPS[:1] + REFS[1:], REFS)
     val_acc = 40.0 + n_hyps + seed
     learned = variant in ("alpha_entmax", "output_alpha")
     metrics = {**scores, "bleu_iwslt17": escores["bleu"], "bleu_tok_iwslt17": escores["bleu_tok"],

@@ -15,7 +15,7 @@ from sparselab.engine import record
 from sparselab.reports import mt_common
 from sparselab.reports.peters2019 import (convergence, figure2, figure4, header, report, runs as R, significance,
                                           table2 as T2, table3)
-from support import table
+from support import table, write_translations
 
 REF = {
     "table2_mt_bleu": {"columns": ["de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro"],
@@ -59,28 +59,17 @@ def bleu(hyps, refs, tokenize):
     return BLEU(tokenize=tokenize, force=True).corpus_score(hyps, [refs]).score
 
 
-def write_set(run_dir: Path, name: str, hyps, refs, tokenize: str) -> tuple[dict, dict]:
-    """Translation files as the task writes them; BLEU computed from them with sacrebleu, as the task does."""
-    files = {}
-    for kind, lines in (("detok.hyp", hyps), ("detok.ref", refs), ("tok.hyp", hyps), ("tok.ref", refs)):
-        p = run_dir / "translations" / f"{name}.{kind}.txt"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        files[kind] = f"translations/{name}.{kind}.txt"
-    return files, {"bleu": bleu(hyps, refs, tokenize), "bleu_tok": bleu(hyps, refs, "none")}
-
-
 def mt_record(run_dir: Path, pair, alpha, attn_alpha, seed, n_hyps=3, val_acc=50.0, stopped=False, speed=1000.0):
     tgt = pair.split("-")[1]
     tok = "ja-mecab" if tgt == "ja" else "13a"
     hyps = HYPS[:n_hyps] + REFS[n_hyps:]          # more reference lines copied: a higher BLEU
-    files, scores = write_set(run_dir, "test2016", hyps, REFS, tok)
+    files, scores = write_translations(run_dir, "test2016", hyps, REFS, tok)
     metrics = {**scores, "exact_share": 0.25 * alpha, "single_share": 0.1, "attn_support": 10.0 / alpha,
                "out_support": 100.0 / alpha, "val_acc_best": val_acc, "steps": 30.0, "best_step": 20.0, "n": 3.0,
                "train_tgt_tokens_per_s": speed}
     extra_test = {}
     if "de" in pair:
-        efiles, escores = write_set(run_dir, "iwslt17-iwslt2017-test", HYPS[:1] + REFS[1:], REFS, tok)
+        efiles, escores = write_translations(run_dir, "iwslt17-iwslt2017-test", HYPS[:1] + REFS[1:], REFS, tok)
         metrics.update(bleu_iwslt17=escores["bleu"], bleu_tok_iwslt17=escores["bleu_tok"])
         extra_test["iwslt17"] = {"spec": "iwslt2017/test", "files": efiles,
                                  "metrics": {**escores, "n": 3.0, "exact_share": 0.5, "single_share": 0.0}}
@@ -371,7 +360,7 @@ def noise_runs(root: Path) -> list[dict]:
     for a, hs in hyps.items():
         run_dir = base / f"de-en,a={a}"
         rec = mt_record(run_dir, "de-en", a, a, 0)
-        files, scores = write_set(run_dir, "test2016", hs, refs, "13a")
+        files, scores = write_translations(run_dir, "test2016", hs, refs, "13a")
         rec["extra"]["test"]["files"] = files
         rec["metrics"].update(scores)
         record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
@@ -476,7 +465,7 @@ def test_paired_bootstrap_runs_for_every_seed(tmp_path):
     for (a, seed), hs in hyps.items():
         run_dir = base / f"de-en,a={a},seed={seed}"
         rec = mt_record(run_dir, "de-en", a, a, seed)
-        files, scores = write_set(run_dir, "test2016", hs, refs, "13a")
+        files, scores = write_translations(run_dir, "test2016", hs, refs, "13a")
         rec["extra"]["test"]["files"] = files
         rec["metrics"].update(scores)
         record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
