@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support import broken_links
+from support import broken_links, load_script
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -130,7 +130,7 @@ def test_smoke_translation_run(smoke):
     """One smoke MT run end to end (1.5-entmax attention and output): record, files, BLEU reproducible by the CLI.
     The plan's Table 2 job at α 1.5 (de-en, seed 0) is that run: read from the module's smoke plan rather than
     trained again (it was tests/tasks/test_mt_translation.py's own `sparselab.run` job, the same config)."""
-    from test_mt_translation import sacrebleu_cli
+    sacrebleu_cli = load_script("tests/tasks/test_mt_translation.py").sacrebleu_cli  # not on sys.path when run alone
 
     runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table2_mt"
     recs = {p.parent: json.loads(p.read_text()) for p in runs.glob("*/run.json")}
@@ -170,7 +170,8 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
     import pandas as pd
 
     from sparselab.engine import record
-    from test_reports_sweep import _mean_std, _section, _table
+    sweep_tests = load_script("tests/reports/test_reports_sweep.py")  # not on sys.path when run alone
+    _mean_std, _section, _table = sweep_tests._mean_std, sweep_tests._section, sweep_tests._table
 
     runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table1_medium"
     out = tmp_path / "table"
