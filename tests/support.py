@@ -127,6 +127,36 @@ def table(text: str, heading: str | None = None) -> list[list[str]]:
     return [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[2:]]
 
 
+def sacrebleu_cli(ref: Path, hyp: Path, tok: str) -> float:
+    """The BLEU the sacrebleu command line prints for ``hyp`` against ``ref`` (4 decimals)."""
+    cmd = [sys.executable, "-m", "sacrebleu", str(ref), "-i", str(hyp), "-m", "bleu", "-b", "-w", "4", "-tok", tok]
+    if tok == "none":
+        cmd.append("--force")
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+
+def header_table(md: str) -> list[dict[str, str]]:
+    """The first Markdown table of ``md`` as a list of {header: cell}."""
+    lines = md.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("| "))
+    rows = []
+    for ln in lines[start:]:
+        if not ln.startswith("|"):
+            break
+        rows.append([c.strip() for c in re.split(r"(?<!\\)\|", ln.strip()[1:-1])])   # an escaped \| stays in its cell
+    return [dict(zip(rows[0], r)) for r in rows[2:]]
+
+
+def section(md: str, title: str) -> str:
+    return md.split(title, 1)[1]
+
+
+def mean_std(cell: str) -> tuple[float, float | None]:
+    mean, _, std = cell.partition(" ± ")
+    return float(mean), (float(std) if std else None)
+
+
 needs_reference = pytest.mark.skipif(not REFERENCE.exists(),
                                      reason=f"{REFERENCE} absent: the papers' numbers are not shipped")
 

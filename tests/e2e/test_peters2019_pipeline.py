@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support import broken_links, load_script
+from support import broken_links, header_table, mean_std, sacrebleu_cli, section
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -130,7 +130,6 @@ def test_smoke_translation_run(smoke):
     """One smoke MT run end to end (1.5-entmax attention and output): record, files, BLEU reproducible by the CLI.
     The plan's Table 2 job at α 1.5 (de-en, seed 0) is that run: read from the module's smoke plan rather than
     trained again (it was tests/tasks/test_mt_translation.py's own `sparselab.run` job, the same config)."""
-    sacrebleu_cli = load_script("tests/tasks/test_mt_translation.py").sacrebleu_cli  # not on sys.path when run alone
 
     runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table2_mt"
     recs = {p.parent: json.loads(p.read_text()) for p in runs.glob("*/run.json")}
@@ -170,8 +169,6 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
     import pandas as pd
 
     from sparselab.engine import record
-    sweep_tests = load_script("tests/reports/test_reports_sweep.py")  # not on sys.path when run alone
-    _mean_std, _section, _table = sweep_tests._mean_std, sweep_tests._section, sweep_tests._table
 
     runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table1_medium"
     out = tmp_path / "table"
@@ -189,7 +186,7 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
     assert {"acc", "edit_distance", "out_support", "attn_support"} <= set(metrics)
 
     md = (out / "sweep.md").read_text()
-    rows = _table(md)
+    rows = header_table(md)
     assert [r["mapping.alpha"] for r in rows] == ["1.0", "1.5", "2.0"]
     assert list(rows[0]) == ["mapping.alpha", "n", *metrics]
     csv = pd.read_csv(out / "sweep.csv")
@@ -198,7 +195,7 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
         assert {r["config"]["seed"] for r in group} == ({0} if alpha == 1.5 else {0, 1})
         for m in metrics:
             vals = [r["metrics"][m] for r in group]
-            mean, std = _mean_std(row[m])
+            mean, std = mean_std(row[m])
             # the Markdown shows 4 significant digits; the CSV keeps full precision
             assert mean == pytest.approx(statistics.mean(vals), rel=5e-4, abs=1e-12), (alpha, m)
             assert std == pytest.approx(statistics.stdev(vals), rel=5e-4, abs=1e-12), (alpha, m)
@@ -206,7 +203,7 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
             assert crow[f"{m}_std"] == pytest.approx(statistics.stdev(vals), rel=1e-9, abs=1e-12)
     # nothing failed; the one (α, seed) pair the plan leaves out (seed 1 runs only the cells of α 1 and 2) is listed
     # as missing (a complete sweep gives "None.": test_reports_sweep.py)
-    missing = _table(_section(md, "## Failed"))
+    missing = header_table(section(md, "## Failed"))
     assert [(r["mapping.alpha"], r["seed"], r["status"]) for r in missing] == [("1.5", "1", "no record")]
     flat = [m for m in metrics if len({r["metrics"][m] for r in recs}) == 1]   # e.g. epochs: the same in every run
     assert sorted(p.name for p in out.glob("*.png")) == sorted(f"{m}.png" for m in metrics if m not in flat)

@@ -1,5 +1,4 @@
 """python -m sparselab.reports.sweep: a table and plots for any hand sweep, from its run records alone (issue 23)."""
-import re
 import statistics
 from pathlib import Path
 
@@ -8,6 +7,7 @@ import pytest
 
 from sparselab.engine import record
 from sparselab.reports import sweep
+from support import header_table, section
 
 
 def _rec(root: Path, name: str, alpha, seed, status="finished", metrics=None, error=None, **extra_cfg):
@@ -19,27 +19,6 @@ def _rec(root: Path, name: str, alpha, seed, status="finished", metrics=None, er
     record.write(root / name, rec)
 
 
-def _table(md: str) -> list[dict[str, str]]:
-    """The first Markdown table of ``md`` as a list of {header: cell}."""
-    lines = md.splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("| "))
-    rows = []
-    for ln in lines[start:]:
-        if not ln.startswith("|"):
-            break
-        rows.append([c.strip() for c in re.split(r"(?<!\\)\|", ln.strip()[1:-1])])   # an escaped \| stays in its cell
-    return [dict(zip(rows[0], r)) for r in rows[2:]]
-
-
-def _section(md: str, title: str) -> str:
-    return md.split(title, 1)[1]
-
-
-def _mean_std(cell: str) -> tuple[float, float | None]:
-    mean, _, std = cell.partition(" ± ")
-    return float(mean), (float(std) if std else None)
-
-
 def test_groups_by_config_values_not_folder_names(tmp_path, capsys):
     # folder names that lie about α: the table must follow the stored config
     _rec(tmp_path, "mapping.alpha=2.0,seed=0", 1.0, 0, metrics={"acc": 10.0, "loss": 1.0})
@@ -48,13 +27,13 @@ def test_groups_by_config_values_not_folder_names(tmp_path, capsys):
     _rec(tmp_path, "b/mapping.alpha=1.0,seed=1", 2.0, 1, metrics={"acc": 70.0})
     assert sweep.main([str(tmp_path), "--by", "mapping.alpha", "--out", str(tmp_path / "out")]) == 0
     md = (tmp_path / "out" / "sweep.md").read_text()
-    rows = {r["mapping.alpha"]: r for r in _table(md)}
+    rows = {r["mapping.alpha"]: r for r in header_table(md)}
     assert list(rows) == ["1.0", "2.0"]
     assert rows["1.0"]["n"] == "2" and rows["1.0"]["acc"] == "15 ± 7.071" and rows["1.0"]["loss"] == "2 ± 1.414"
     assert rows["2.0"]["acc"] == "60 ± 14.14"
     assert rows["2.0"]["loss"] == "0.5 (n=1)"          # one run lacks the metric; one value has no std
     assert "note" not in md                              # non-numeric metrics are left out
-    assert "None." in _section(md, "## Failed")
+    assert "None." in section(md, "## Failed")
     csv = pd.read_csv(tmp_path / "out" / "sweep.csv")
     assert csv["acc_mean"].tolist() == [15.0, 60.0] and csv["acc_std"][1] == pytest.approx(statistics.stdev([50, 70]))
     assert {p.name for p in (tmp_path / "out").glob("*.png")} == {"acc.png", "loss.png"}
@@ -70,11 +49,11 @@ def test_failed_running_and_missing_runs_are_listed(tmp_path):
     # (2.0, seed 1) never ran: no record at all
     assert sweep.main([str(tmp_path), "--by", "mapping.alpha", "--out", str(tmp_path / "out")]) == 0
     md = (tmp_path / "out" / "sweep.md").read_text()
-    rows = {r["mapping.alpha"]: r for r in _table(md)}
+    rows = {r["mapping.alpha"]: r for r in header_table(md)}
     assert rows["1.0"]["acc"] == "20 ± 14.14" and rows["1.0"]["n"] == "2"
     assert rows["1.5"]["n"] == "0" and rows["1.5"]["acc"] == "–"   # only failed / running runs: no numbers
     assert rows["2.0"]["acc"] == "90" and rows["2.0"]["n"] == "1"
-    bad = _table(_section(md, "## Failed, running or missing runs"))
+    bad = header_table(section(md, "## Failed, running or missing runs"))
     got = {(r["mapping.alpha"], r["seed"]): r for r in bad}
     assert set(got) == {("1.5", "0"), ("1.5", "1"), ("2.0", "1")}
     assert got[("1.5", "0")]["status"] == "failed" and got[("1.5", "0")]["run"] == "r3"
@@ -97,7 +76,7 @@ def test_two_keys_and_metric_selection(tmp_path):
         _rec(tmp_path, f"r{i}", a, 0, metrics={"acc": float(i), "loss": 0.0}, task={"loss": b})
     assert sweep.main([str(tmp_path), "--by", "mapping.alpha", "--by", "task.loss", "--metric", "acc",
                        "--out", str(tmp_path / "out")]) == 0
-    rows = _table((tmp_path / "out" / "sweep.md").read_text())
+    rows = header_table((tmp_path / "out" / "sweep.md").read_text())
     assert [(r["mapping.alpha"], r["task.loss"], r["acc"]) for r in rows] == [
         ("1.0", "u", "0"), ("1.0", "v", "1"), ("2.0", "u", "2"), ("2.0", "v", "3")]
     assert "loss" not in rows[0] and [p.name for p in (tmp_path / "out").glob("*.png")] == ["acc.png"]
@@ -135,4 +114,4 @@ def test_a_metric_constant_over_the_runs_is_tabled_not_plotted(tmp_path):
     assert sweep.main([str(tmp_path), "--by", "mapping.alpha", "--out", str(tmp_path / "out")]) == 0
     md = (tmp_path / "out" / "sweep.md").read_text()
     assert [p.name for p in (tmp_path / "out").glob("*.png")] == ["acc.png"]
-    assert "so not plotted: `n_languages`." in md and [r["n_languages"] for r in _table(md)] == ["3"] * 3
+    assert "so not plotted: `n_languages`." in md and [r["n_languages"] for r in header_table(md)] == ["3"] * 3

@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import torch
@@ -17,17 +16,10 @@ from sparselab.tasks.settings import build_model
 from sparselab.decoding.bleu import bleu_scores, write_lines
 from sparselab.decoding.translation import forced_candidates
 from sparselab.training.translation_module import TokenAccuracy
+from support import sacrebleu_cli
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
-
-
-def sacrebleu_cli(ref: Path, hyp: Path, tok: str) -> float:
-    cmd = [sys.executable, "-m", "sacrebleu", str(ref), "-i", str(hyp), "-m", "bleu", "-b", "-w", "4", "-tok", tok]
-    if tok == "none":
-        cmd.append("--force")
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return float(out.strip())
 
 
 def _perturb(lines):
