@@ -64,7 +64,7 @@ PETERS = ["experiment=peters2019/table1_medium", "hydra.mode=RUN", "profile=cpu"
 def test_override_check_accepts_keys_the_experiment_adds():
     """Acceptance 4: `trainer.val_check_interval` is a key of the composed experiment, not of the primary config."""
     assert override_error(CONF_DIR, [*PETERS, "trainer.val_check_interval=300"]) is None
-    assert override_error(CONF_DIR, [*PETERS, "data.setting=high", "task.beam=3", "mapping=sparsemax",
+    assert override_error(CONF_DIR, [*PETERS, "data.resource=high", "task.beam=3", "mapping=sparsemax",
                                      "mapping.alpha=1,1.5", "seed=range(0,3)", "+extra.key=1"]) is None
 
 
@@ -137,10 +137,10 @@ def test_peters_settings_share_their_base():
         return out
 
     (hi, hhi), (me, hme) = job("peters2019/table1_high"), job("peters2019/table1_medium")
-    assert diff(hi, me) == {"experiment_name", "data.setting", "trainer.check_val_every_n_epoch"}
+    assert diff(hi, me) == {"experiment_name", "data.resource", "trainer.check_val_every_n_epoch"}
     assert hhi["sweeper"] == hme["sweeper"] and hhi["mode"] == hme["mode"]
     (hi, _), (me, _) = job("peters2019/ensemble_high"), job("peters2019/ensemble_medium")
-    assert diff(hi, me) == {"experiment_name", "data.setting", "task.source_experiment"}
+    assert diff(hi, me) == {"experiment_name", "data.resource", "task.source_experiment"}
 
 
 @pytest.mark.parametrize("profile, lr, rule, every, start", [("paper", 1e-3, "previous", 10, 1.0),

@@ -99,7 +99,7 @@ def dataset_dir(root: str | Path | None = None) -> Path:
 def languages(setting: str, root: str | Path | None = None) -> list[tuple[str, Path]]:
     """Sorted (language, folder) pairs that have a ``train-<setting>`` file."""
     if setting not in SETTINGS:
-        raise ValueError(f"data.setting={setting!r}: must be one of {', '.join(SETTINGS)}")
+        raise ValueError(f"data.resource={setting!r}: must be one of {', '.join(SETTINGS)}")
     base = dataset_dir(root)
     found = {}
     for folder in FOLDERS:

@@ -116,8 +116,14 @@ def _v1_to_v2(config: dict) -> dict:
     return config
 
 
+def _v2_to_v3(config: dict) -> dict:
+    # SIGMORPHON's data setting (low | medium | high) is data.resource, so no config key is named "setting"; only
+    # sigmorphon2018's data block ever had data.setting
+    return renamed(config, "data.setting", "data.resource")
+
+
 # MIGRATIONS[k - 1] takes a version-k config to version k + 1; append only, never edit one that has shipped
-MIGRATIONS: tuple[Migration, ...] = (_v1_to_v2,)
+MIGRATIONS: tuple[Migration, ...] = (_v1_to_v2, _v2_to_v3)
 
 
 def current_version(migrations: Sequence[Migration] | None = None) -> int:

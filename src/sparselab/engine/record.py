@@ -63,6 +63,11 @@ def version_of(rec: dict[str, Any]) -> Any:
     return rec.get("identity_version", 1)
 
 
+def current_config(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record's stored config in the current identity version's shape (its keys as today's configs name them)."""
+    return _identity.migrate(rec.get("config") or {}, version_of(rec), where=str(rec.get("run_dir") or "a run record"))
+
+
 def identity(rec: dict[str, Any]) -> str | None:
     """A record's job identity, from its stored config in the version it was written under (None for a record
     without a config); a version newer than this code's is an :class:`~sparselab.engine.identity.IdentityVersionError`."""

@@ -62,7 +62,7 @@ def run_train(cfg: DictConfig, ctx: RunContext) -> dict:
     mcfg = model_config(settings.model_container(cfg), src, tgt)
     model = build_model(mcfg)
     log.info("inflection %s: %d languages, %d train / %d val / %d eval examples; vocab src %d tgt %d; α=%g attn α=%g",
-             cfg.data.setting, len(langs), len(train_ds), sum(map(len, val.values())), sum(map(len, ev.values())),
+             cfg.data.resource, len(langs), len(train_ds), sum(map(len, val.values())), sum(map(len, ev.values())),
              len(src), len(tgt), alpha, attn_alpha)
     module = InflectionModule(model, alpha, lr=float(cfg.task.lr), ctx=ctx,
                               lr_rule=str(cfg.task.get("lr_rule", "best")))
@@ -113,12 +113,12 @@ def find_members(cfg: DictConfig) -> list[dict]:
     seeds = [int(s) for s in cfg.task.ensemble_seeds]
 
     def member(rec) -> bool:
-        c = rec.get("config", {})
         try:
+            c = record.current_config(rec)   # a member written before data.setting became data.resource
             return (c.get("task", {}).get("mode", "train") == "train"
                     and math.isclose(float(c["mapping"]["alpha"]), float(cfg.mapping.alpha))
                     and math.isclose(float(c["mapping"]["attn_alpha"]), float(cfg.mapping.attn_alpha))
-                    and c["data"]["setting"] == cfg.data.setting and int(c["seed"]) in seeds)
+                    and c["data"]["resource"] == cfg.data.resource and int(c["seed"]) in seeds)
         except (KeyError, TypeError, ValueError):
             return False
 

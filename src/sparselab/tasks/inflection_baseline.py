@@ -28,14 +28,14 @@ log = logging.getLogger("sparselab")
 def select_languages(cfg: DictConfig) -> list[tuple[str, object]]:
     """(language, folder) pairs of the setting, restricted to ``data.languages`` when it is set."""
     d = cfg.data
-    pairs = sg.languages(d.setting, d.get("root"))
+    pairs = sg.languages(d.resource, d.get("root"))
     wanted = d.get("languages")
     if wanted:
         wanted = [str(x) for x in wanted]
         have = dict(pairs)
         missing = [x for x in wanted if x not in have]
         if missing:
-            raise ConfigError(f"data.languages: {', '.join(missing)} not in the {d.setting} setting; "
+            raise ConfigError(f"data.languages: {', '.join(missing)} not in the {d.resource} setting; "
                               f"valid: {', '.join(have)}")
         pairs = [p for p in pairs if p[0] in set(wanted)]
     n = int(d.get("max_languages") or 0)
@@ -48,7 +48,7 @@ def _predict_and_score(model, examples, gold_path, pred_path) -> dict:
 
 
 def run(cfg: DictConfig, ctx: RunContext) -> dict:
-    setting, eval_split = str(cfg.data.setting), str(cfg.task.eval_split)
+    setting, eval_split = str(cfg.data.resource), str(cfg.task.eval_split)
     pairs = select_languages(cfg)
     pred_dir = ctx.run_dir / "predictions"
     pred_dir.mkdir(parents=True, exist_ok=True)

@@ -47,7 +47,7 @@ def inflection_data(cfg: DictConfig) -> InflectionSpec:
     d = cfg.data
     langs = d.get("languages")
     languages = None if langs is None else ((str(langs),) if isinstance(langs, str) else tuple(str(x) for x in langs))
-    return InflectionSpec(setting=str(d.setting), root=d.get("root"), languages=languages,
+    return InflectionSpec(setting=str(d.resource), root=d.get("root"), languages=languages,
                           max_languages=int(d.max_languages), train_per_language=int(d.train_per_language),
                           val_split=str(d.get("val_split", "dev")), val_per_language=int(d.val_per_language),
                           eval_per_language=int(d.eval_per_language), eval_split=str(cfg.task.eval_split))

@@ -20,6 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from sparselab.engine import record
+
 from ..mt_common import pair_of
 from ..records import committed_records, grouped, keep_only, latest_per_config, load, write_extras as write_rows
 from ..tables import seed_mean
@@ -70,7 +72,7 @@ def key(rec) -> Config:
 
 
 def setting_of(rec) -> str:
-    return rec["config"]["data"]["setting"]
+    return record.current_config(rec)["data"]["resource"]
 
 
 def settings_run(options: Mapping[str, Any]) -> list[str]:
