@@ -136,7 +136,7 @@ def test_task_writes_and_scores_prediction_files(tmp_path):
     _data_or_skip()
     from sparselab.tasks import inflection_baseline
 
-    cfg = OmegaConf.create({"data": {"setting": "medium", "root": None, "languages": ["hebrew", "adyghe"],
+    cfg = OmegaConf.create({"data": {"resource": "medium", "root": None, "languages": ["hebrew", "adyghe"],
                                      "max_languages": 0},
                             "task": {"name": "inflection_baseline", "eval_split": "test"}})
     out = inflection_baseline.run(cfg, RunContext(run_dir=tmp_path))
@@ -158,7 +158,7 @@ def test_unknown_language_is_a_config_error(tmp_path):
     from sparselab.errors import ConfigError
     from sparselab.tasks import inflection_baseline
 
-    cfg = OmegaConf.create({"data": {"setting": "medium", "root": None, "languages": ["klingon"]},
+    cfg = OmegaConf.create({"data": {"resource": "medium", "root": None, "languages": ["klingon"]},
                             "task": {"name": "inflection_baseline", "eval_split": "test"}})
     with pytest.raises(ConfigError, match="klingon"):
         inflection_baseline.run(cfg, RunContext(run_dir=tmp_path))

@@ -65,7 +65,7 @@ def test_an_ensemble_names_its_restored_members_that_lack_a_model(tmp_path):
     member(1, restored=False)
     cfg = OmegaConf.create({"paths": {"runs": str(tmp_path)}, "profile": {"name": "cpu"},
                             "task": {"source_experiment": "peters2019/table1_medium", "ensemble_seeds": [0, 1]},
-                            "mapping": {"alpha": 1.5, "attn_alpha": 2.0}, "data": {"setting": "medium"}})
+                            "mapping": {"alpha": 1.5, "attn_alpha": 2.0}, "data": {"resource": "medium"}})
     with pytest.raises(FileNotFoundError, match=r"job0 were restored without their model\.pt; remove those"):
         find_members(cfg)
     member(0, restored=False)            # re-trained: its record is no longer the restored one
