@@ -3,6 +3,8 @@
 Switches (read at import; tests and the benchmark may set the attributes):
 * ``SPARSELAB_COMPILE=0`` disables compilation everywhere (pure eager, exact
   sort-based / Newton solvers).  Default ``1``.
+* ``SPARSELAB_COMPILE_BACKEND`` (default ``inductor``): the torch.compile backend; ``aot_eager`` traces the same
+  graphs (Dynamo and AOTAutograd, the same guards and recompiles) without generating C++, for debugging.
 * ``SPARSELAB_COMPILE_MIN_NUMEL`` (default 32768): smaller inputs run eager;
   compiling pays off only when a call moves real data, and small calls would
   otherwise trigger a compile per shape.
@@ -24,6 +26,7 @@ import torch
 
 ENABLED: bool = os.environ.get("SPARSELAB_COMPILE", "1").strip().lower() not in ("0", "false", "no", "off")
 MIN_NUMEL: int = int(os.environ.get("SPARSELAB_COMPILE_MIN_NUMEL", "32768"))
+BACKEND: str = os.environ.get("SPARSELAB_COMPILE_BACKEND", "inductor").strip() or "inductor"
 
 _compiled: dict = {}
 _failed: bool = False
@@ -88,9 +91,9 @@ def run(fn, *args):
     A cached kernel that fails to load (a 0-byte ``.so`` left by a Ctrl-C during a first compile: "file too
     short") is deleted and the call retried once, which rebuilds it; only then do we warn and stay eager."""
     global _failed
-    c = _compiled.get(fn)
+    c = _compiled.get((fn, BACKEND))
     if c is None:
-        c = _compiled[fn] = torch.compile(fn, dynamic=None)
+        c = _compiled[(fn, BACKEND)] = torch.compile(fn, dynamic=None, backend=BACKEND)
     if not torch.is_grad_enabled():
         # inside our autograd Functions: without this, an input that requires grad (training) and one that does
         # not (validation) compile two graphs of the same kernel
