@@ -160,6 +160,24 @@ class ProgressLog(L.Callback):
         log.info("%s", self.line(trainer, now, phase))
 
 
+class _UnderLock:
+    """A rich proxy written under the live display's lock. The proxy writes its line to the terminal after it has
+    released that lock, so the refresh thread could write its frame in between, with a cursor-up count taken
+    before the line, and erase the line (seen as a flaky CI failure); under the lock the line and the frame that
+    follows it go out together."""
+
+    def __init__(self, proxy, lock):
+        self.proxy, self.lock = proxy, lock
+
+    def write(self, text: str) -> int:
+        with self.lock:
+            return self.proxy.write(text)
+
+    def flush(self) -> None:
+        with self.lock:
+            self.proxy.flush()
+
+
 class CappedRichProgressBar(RichProgressBar):
     """Lightning's rich bar, counting epochs to where the run stops (see the module docstring), with the log lines
     routed through rich's console while the bar is live.
@@ -180,10 +198,11 @@ class CappedRichProgressBar(RichProgressBar):
         from rich.file_proxy import FileProxy
 
         proxies = {id(p.rich_proxied_file): p for p in (sys.stdout, sys.stderr) if isinstance(p, FileProxy)}
+        lock = self.progress.live._lock
         for handler in _stream_handlers():
             proxy = proxies.get(id(handler.stream))
             if proxy is not None:
-                self._routed.append((handler, handler.setStream(proxy)))
+                self._routed.append((handler, handler.setStream(_UnderLock(proxy, lock))))
 
     def _stop_progress(self) -> None:
         for handler, stream in reversed(self._routed):
