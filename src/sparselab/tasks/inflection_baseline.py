@@ -23,6 +23,7 @@ from sparselab.engine.context import RunContext
 from sparselab.errors import ConfigError
 
 log = logging.getLogger("sparselab")
+LIGHTNING = False    # fits without Lightning: the engine does not import it (3 s a process)
 
 
 def select_languages(cfg: DictConfig) -> list[tuple[str, object]]:
