@@ -38,9 +38,11 @@ LOCK := requirements/lock.txt
 
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/pip install -q $(TORCH_PIN)
-	@# uv installs the rest in about a third of pip's time (uv resolves from PyPI only, so torch comes first, by pip)
 	@$(VENV)/bin/uv --version >/dev/null 2>&1 || $(VENV)/bin/pip install -q $(UV_PIN)
+	@# uv installs in about half of pip's time; it does not read pip's configuration, so pip's find-links (where
+	@# these machines keep the CPU wheel of torch) are passed on, and torch's own dependencies follow the lock
+	@$(PY) -c "import torch" 2>/dev/null || $(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) \
+		$(foreach l,$(PIP_FIND_LINKS),--find-links $(l)) -c $(LOCK) $(TORCH_PIN)
 	$(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -c $(LOCK) -e '.[dev,kernels,experiments]'
 	@touch $@
 
