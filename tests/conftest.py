@@ -9,6 +9,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # imports sparselab.kernels, so that on a machine without CUDA the kernels always run in Triton's interpreter.
 if not os.path.exists("/dev/nvidia0"):
     os.environ.setdefault("TRITON_INTERPRET", "1")
+# Inductor on a 2-core CI machine with 3 workers: its pool of compile workers (one per core) costs each process
+# that compiles about 7.6 CPU-s of worker start-up on a cold cache (22.0 against 29.6 CPU-s for one entmax15
+# forward and backward), and the precompiled header (5 s, once per machine) made no kernel faster there.
+# Neither changes the generated code. Set before torch is imported; subprocesses inherit them.
+os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+os.environ.setdefault("TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS", "0")
 
 import pytest
 import torch

@@ -1,7 +1,8 @@
 """The torch.compile'd kernels (`_fused.py`) against the eager exact solvers.
 
 Inputs here are above `_compile.MIN_NUMEL`, so the default (compiled) path
-runs; the reference is the same call with compilation switched off.  The first
+runs; the reference is the same call with compilation switched off, and the
+reference `entmax` package (test oracle only) at the benchmark shapes.  The first
 run on a machine compiles C++ (roughly a minute for this file on 2 cores);
 inductor's cache makes later runs fast.
 """
@@ -62,7 +63,13 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("shape", [(4, 8, 32, 64), (24, 2000)], ids=["attention", "long"])
+# The shapes of every compiled-path test here (the benchmark's attention scores and output layer): the kernels mark
+# the rows (and an attention row's length) dynamic, so each kernel compiles once for this file, in one process,
+# and the later tests (the package comparison, the fix-up, the losses) reuse it on a cold cache.
+SHAPES = {"attention": (4, 8, 32, 64), "output": (4, 32000)}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES.values()), ids=list(SHAPES))
 @pytest.mark.parametrize("name", list(CASES))
 def test_compiled_matches_eager(name, shape):
     fn, kind = CASES[name]
@@ -100,7 +107,7 @@ def test_nan_row_and_dim_and_bf16_on_compiled_path():
 def test_fix_up_of_rows_needing_many_iterations():
     """Rows z = -c * arange(n) make Michelot / Newton need ~log2(1/c) steps,
     more than the fixed K of the kernels: they must be re-solved exactly."""
-    n = 20000
+    n = SHAPES["output"][1]
     rows = [-c * torch.arange(n, dtype=torch.float32) for c in (1e-4, 3e-5, 1e-5)]
     x = torch.stack(rows + [torch.randn(n)])
     for fn in (M.sparsemax, M.entmax15, lambda v: M.entmax_bisect(v, 1.3)):
@@ -115,9 +122,9 @@ def test_fix_up_of_rows_needing_many_iterations():
 
 @pytest.mark.parametrize("alpha", [1.5, 2.0, "rows"])
 def test_compiled_losses_match_eager(alpha):
-    x = torch.randn(64, 2000, generator=torch.Generator().manual_seed(4)) * 2
+    x = torch.randn(64, SHAPES["output"][1], generator=torch.Generator().manual_seed(4)) * 2
     x[3, 10] = NEG_INF
-    t = torch.randint(0, 2000, (64,), generator=torch.Generator().manual_seed(5))
+    t = torch.randint(0, SHAPES["output"][1], (64,), generator=torch.Generator().manual_seed(5))
     t[7] = -100
     t[3] = 10  # -inf gold -> +inf
     a = torch.linspace(1.1, 1.9, 64).reshape(64, 1) if alpha == "rows" else alpha
@@ -173,3 +180,35 @@ def test_fixed_alpha_backward_keeps_one_graph_per_alpha(monkeypatch):
     with eager():
         ref = _run(lambda v: M.entmax_bisect(v, 1.29), x, g)
     _close(_run(lambda v: M.entmax_bisect(v, 1.29), x, g)[1], ref[1])
+
+
+PACKAGE_CASES = ["sparsemax", "entmax15", "bisect_1.5", "bisect_row_alpha", "entmax15_loss"]
+
+
+@pytest.mark.parametrize("shape", list(SHAPES.values()), ids=list(SHAPES))
+@pytest.mark.parametrize("name", PACKAGE_CASES)
+def test_compiled_path_matches_package(name, shape):
+    """The default (compiled) path at the benchmark shapes, float32, against the reference ``entmax`` package on
+    finite inputs (where the package is correct), to 1e-5: forward, backward and the alpha-gradient."""
+    entmax_pkg = pytest.importorskip("entmax")
+    g0 = torch.Generator().manual_seed(11)
+    x = torch.randn(shape, generator=g0, dtype=torch.float64).mul(2.0).float()
+    g = torch.randn(shape, generator=torch.Generator().manual_seed(12), dtype=torch.float64).float()
+    if name == "bisect_row_alpha":
+        a = 1.1 + 0.8 * torch.rand(shape[:-1] + (1,), generator=torch.Generator().manual_seed(13))
+        got, ref = (_run(fn, x, g, a) for fn in (M.entmax_bisect, entmax_pkg.entmax_bisect))
+    else:
+        if name == "entmax15_loss":
+            x = x.reshape(-1, shape[-1])
+            t = torch.randint(0, shape[-1], (x.shape[0],), generator=torch.Generator().manual_seed(14))
+            g = torch.randn(x.shape[0], generator=torch.Generator().manual_seed(15))
+            fns = (lambda s: M.entmax15_loss(s, t, reduction="none"), lambda s: entmax_pkg.entmax15_loss(s, t))
+        else:
+            fns = {"sparsemax": (M.sparsemax, entmax_pkg.sparsemax), "entmax15": (M.entmax15, entmax_pkg.entmax15),
+                   "bisect_1.5": (lambda v: M.entmax_bisect(v, 1.5),
+                                  lambda v: entmax_pkg.entmax_bisect(v, 1.5))}[name]
+        got, ref = (_run(fn, x, g) for fn in fns)
+    assert not _compile._failed
+    for u, v in zip(got, ref):
+        if v is not None:
+            _close(u, v, tol=1e-5)

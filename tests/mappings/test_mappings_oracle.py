@@ -17,8 +17,7 @@ from sparselab.mappings import _compile  # noqa: E402
 @pytest.fixture(autouse=True)
 def eager_kernels():
     """Most comparisons run the eager exact solvers (fast to start, any dtype);
-    the compiled kernels are checked against the package in
-    test_compiled_path_matches_package below and against eager in
+    the compiled kernels are checked against the package and against eager in
     test_mappings_compiled.py."""
     old = _compile.ENABLED
     _compile.ENABLED = False
@@ -148,37 +147,3 @@ def test_softmax_and_alpha1_loss_match_torch(dtype, device):
     t = torch.randint(0, 100, (64,), generator=torch.Generator().manual_seed(10)).to(device)
     _close(M.softmax(x), torch.softmax(x, -1), dtype)
     _close(M.softmax_loss(x, t, reduction="none"), torch.nn.functional.cross_entropy(x, t, reduction="none"), dtype)
-
-
-@pytest.mark.skipif(not _compile.ENABLED, reason="SPARSELAB_COMPILE=0")
-@pytest.mark.parametrize("shape", [(2, 8, 64, 64), (4, 32000)], ids=["attention", "output"])
-@pytest.mark.parametrize("name", ["sparsemax", "entmax15", "bisect_1.5", "bisect_row_alpha", "entmax15_loss"])
-def test_compiled_path_matches_package(name, shape, eager_kernels):
-    """The default (torch.compile'd) path at the benchmark shapes, float32."""
-    _compile.ENABLED = True  # undo the autouse fixture for this test
-    dtype = torch.float32
-    x = _scores(shape, dtype, seed=11)
-    g = _scores(shape, dtype, seed=12, scale=1.0)
-    if name == "bisect_row_alpha":
-        a = 1.1 + 0.8 * torch.rand(shape[:-1] + (1,), generator=torch.Generator().manual_seed(13))
-        outs = []
-        for fn in (M.entmax_bisect, entmax_pkg.entmax_bisect):
-            xx, aa = x.clone().requires_grad_(True), a.clone().requires_grad_(True)
-            y = fn(xx, aa)
-            (y * g).sum().backward()
-            outs.append((y.detach(), xx.grad, aa.grad))
-        for u, v in zip(*outs):
-            _close(u, v, dtype)
-        return
-    if name == "entmax15_loss":
-        x = x.reshape(-1, shape[-1])
-        t = torch.randint(0, shape[-1], (x.shape[0],), generator=torch.Generator().manual_seed(14))
-        fo = lambda s: M.entmax15_loss(s, t, reduction="none")  # noqa: E731
-        fr = lambda s: entmax_pkg.entmax15_loss(s, t)  # noqa: E731
-        g = _scores((x.shape[0],), dtype, seed=15, scale=1.0)
-    else:
-        fo, fr = MAPPINGS[name]
-    y1, gx1 = _fwd_bwd(fo, x, g)
-    y2, gx2 = _fwd_bwd(fr, x, g)
-    _close(y1, y2, dtype)
-    _close(gx1, gx2, dtype)
