@@ -23,7 +23,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 def _env(tmp_path):
     # W&B disabled: an offline run costs each of the plan's 33 jobs about 2 s; the offline W&B path of every run set is
     # tested by test_wandb_panels.py (and test_wandb_media.py, test_ddp.py). No torch.compile: each translation job
-    # would compile its output mapping first (test_mappings_compiled.py and test_mappings_oracle.py test that path)
+    # would compile its output mapping first (test_mappings_compiled.py tests that path, against eager and the entmax package)
     return dict(os.environ, SPARSELAB_RUNS=str(tmp_path / "runs"), WANDB_MODE="disabled", SPARSELAB_COMPILE="0",
                 OMP_NUM_THREADS="1", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
 
