@@ -4,6 +4,7 @@ committed one byte for byte and the plan skips every restored job."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 from support import PROJECT, load_script
 
@@ -44,6 +45,26 @@ def test_skipped_jobs_are_left_to_run_again(tmp_path):
     first = record.identity(recs[0])
     done = restore("peters2019", "cpu", tmp_path, COMMITTED, skip={first})
     assert done["skipped"] == 1 and record.read(recs[0]["run_dir"]) is None
+
+
+def test_a_job_is_skipped_by_the_folder_name_runs_jsonl_shows(tmp_path):
+    # an inflection record written before identity version 3 keeps its old folder name (its config_hash), which
+    # differs from its identity now: either names the job
+    recs = load_script("pipelines/peters2019.py", "pipeline_peters2019").report.committed(COMMITTED, tmp_path)
+    rec = next(r for r in recs if Path(r["run_dir"]).name != record.identity(r))
+    assert Path(rec["run_dir"]).name == rec["config_hash"]
+    done = restore("peters2019", "cpu", tmp_path, COMMITTED, skip={rec["config_hash"]})
+    assert done["skipped"] == 1 and record.read(rec["run_dir"]) is None
+
+
+def test_an_unknown_skip_id_is_one_error_line_and_nothing_is_restored(tmp_path, monkeypatch, capsys):
+    from sparselab.reports.restore import main
+
+    monkeypatch.setenv("SPARSELAB_RUNS", str(tmp_path))
+    assert main(["peters2019", "--profile", "cpu", "--skip", "0123456789abcdef"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --skip 0123456789abcdef: no committed run")
+    assert not any(tmp_path.rglob("run.json"))
 
 
 def test_an_ensemble_names_its_restored_members_that_lack_a_model(tmp_path):

@@ -44,17 +44,26 @@ def restore_bleu_files(rec: dict, report: Path, stem: Callable[[dict, str], str]
     return n
 
 
+def names(rec: dict) -> set[str]:
+    """What ``--skip`` may call a committed run: its identity, or the name of the folder it is restored to (the
+    identity it was written under, which ``runs.jsonl`` shows as ``config_hash``)."""
+    return {record.identity(rec), Path(rec["run_dir"]).name}
+
+
 def restore(paper: str, profile: str, runs: Path, report: Path, skip: set[str] = frozenset()) -> dict[str, Any]:
     """Write the report's committed records (and their files) into ``runs``; what was done, counted."""
     module = importlib.import_module(f"sparselab.reports.{paper}")
     stored = module.committed(report, runs)
     if not stored:
         raise SystemExit(f"error: no committed run records in {report}")
+    unknown = sorted(set(skip) - {n for rec in stored for n in names(rec)})
+    if unknown:     # checked before anything is written: a mistyped ID would otherwise restore the run it meant to skip
+        raise ConfigError(f"--skip {', '.join(unknown)}: no committed run of {report} has this identity or folder name")
     files_of = getattr(module, "restore_files", None)     # the paper's files a report copies out of a run dir
     done = {"restored": 0, "present": 0, "skipped": 0, "files": 0}
     for rec in stored:
         d = Path(rec["run_dir"])
-        if record.identity(rec) in skip:
+        if skip & names(rec):
             done["skipped"] += 1
             continue
         if record.read(d) is not None:
@@ -76,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("paper", choices=PAPERS)
     ap.add_argument("--profile", default="cpu")
     ap.add_argument("--skip", action="append", default=[], metavar="ID",
-                    help="a job identity not to restore (its run must be re-run, e.g. an ensemble member's model)")
+                    help="a job not to restore, by its identity or its run folder's name (its run must be re-run, e.g. an "
+                         "ensemble member's model); an ID that names no committed run is an error")
     args = ap.parse_args(argv)
     runs = Path(runs_root())
     report = report_path(args.paper, args.profile)
