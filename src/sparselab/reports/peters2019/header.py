@@ -47,22 +47,13 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
     d, m, t, tr = c["data"], c["model"], c["task"], c["trainer"]
     seeds = sorted({int(r["config"]["seed"]) for r in recs})
     n_lang = sorted({int(r["metrics"].get("n_languages", 0)) for r in recs})
-    lines = [
-        f"profile **{profile}**; settings run: {', '.join(settings_run(options))}; seeds {seeds}; "
-        f"ensembles: {'yes' if options.get('ensemble') else 'no'}",
-        (f"languages: {', '.join(d['languages'])} ({len(d['languages'])} of the setting; see conf/data)"
-         if d.get("languages") else
-         f"languages per setting: {first(d['max_languages'])} ({', '.join(map(str, n_lang))} decoded)"),
-        f"training lines per language: {first(d['train_per_language'])}",
-        f"model selection on dev: {first(d['val_per_language'])} "
-        f"lines per language (greedy word accuracy), checked {validation_schedule(tr, t)}",
-        f"reported accuracy on `{t['eval_split']}`: {first(d['eval_per_language'])} "
-        f"lines per language, beam {t['beam']}",
-        f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder, emb {m['emb_size']}, "
-        f"hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2/2 layers, 300/300, 0.3)",
-        f"training: Adam lr {t['lr']}, batch {t['batch_size']} (batches drawn from length-sorted pools), "
-        f"max_epochs {tr['max_epochs']}, max_steps {tr['max_steps']}; {halving_rule(t)}",
-    ]
+    languages = (text("languages_listed", names=", ".join(d["languages"]), n=len(d["languages"])) if d.get("languages")
+                 else text("languages_first", first=first(d["max_languages"]), decoded=", ".join(map(str, n_lang))))
+    lines = text("settings_inflection", profile=profile, settings=", ".join(settings_run(options)), seeds=seeds,
+                 ensembles="yes" if options.get("ensemble") else "no", languages=languages,
+                 train=first(d["train_per_language"]), val=first(d["val_per_language"]),
+                 schedule=validation_schedule(tr, t), eval=first(d["eval_per_language"]), m=m, t=t, tr=tr,
+                 halving=halving_rule(t)).splitlines()
     if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature
         lines.append(scaling_rule(recs))
     epochs = [float(r["metrics"]["train_samples"]) / int(r["extra"]["n_train"])
@@ -100,18 +91,10 @@ def mt_reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
     c = recs[0]["config"]
     m, t, d = c["model"], c["task"], c["data"]
     seeds = sorted({seed_of(r) for r in recs})
-    lines = [
-        f"profile **{profile}**; directions run: {', '.join(opts.get('pairs', [])) or 'none'}; seeds {seeds}",
-        f"model: {m['enc_layers']}-layer BiLSTM encoder / {m['dec_layers']}-layer LSTM decoder with input feeding, "
-        f"emb {m['emb_size']}, hidden {m['hidden_size']}, dropout {m['dropout']} (paper: 2 layers, 500-d, dropout 0.3)",
-        f"training: Adam lr {t['lr']}, batch {t['batch_size']} sentence pairs, training pairs longer than "
-        f"{d['max_len']} BPE tokens dropped; {halving_rule(t, 'one')}; "
-        f"model selection on validation token accuracy (teacher forcing); data limits per split: train "
-        f"{first(d['max_train'])}, validation {first(d['max_val'])}, test {first(d['max_test'])}, extra test sets "
-        f"{first(d['max_extra_test'])}",
-        f"decoding: beam {t['beam']}, length normalisation {t.get('length_norm', 0.0)}, at most "
-        f"min({t['max_decode_len']}, 2 × longest source + 10) BPE tokens",
-    ]
+    lines = text("settings_mt", profile=profile, pairs=", ".join(opts.get("pairs", [])) or "none", seeds=seeds,
+                 m=m, t=t, d=d, halving=halving_rule(t, "one"), train=first(d["max_train"]), val=first(d["max_val"]),
+                 test=first(d["max_test"]), extra=first(d["max_extra_test"]),
+                 length_norm=t.get("length_norm", 0.0)).splitlines()
     if profile == "cpu":                  # the rule from the paper's protocol to the cpu miniature
         lines.append(mt_scaling_rule(recs))
     for p, reason in sorted((opts.get("not_run") or {}).items()):
