@@ -112,3 +112,47 @@ def test_logged_keys_of_a_folder_that_is_no_run_fails(tmp_path):
 
     with pytest.raises(subprocess.CalledProcessError):
         logged_keys(tmp_path)
+
+
+RECORD_WITHOUT_LIGHTNING = """
+import sys
+from pathlib import Path
+import wandb
+from omegaconf import OmegaConf
+from sparselab.engine import wandb_run
+from sparselab.engine.context import RunContext
+
+out = Path(sys.argv[1])
+rec = {"metrics": {"mse": 0.25}, "extra": {"K": 3, "length": 20, "mixture": "m", "loss": "sparsemax",
+                                          "per_seed": [{"seed": 0, "mse": 0.25, "js": 0.1}]}}
+run = wandb.init(mode="offline", dir=str(out / "w"), project="t", settings=wandb.Settings(console="off"))
+fns = wandb_run.context_loggers(OmegaConf.create({"logger": {"backend": "wandb", "mode": "offline"}}), out / "w", run)
+wandb_run.log_record(RunContext(out / "w", **fns), run, rec)
+run.finish()
+fns = wandb_run.context_loggers(OmegaConf.create({"logger": {"backend": "tensorboard"}}), out / "tb", None)
+ctx = RunContext(out / "tb", **fns)
+ctx.log_metrics({"loss": 1.0}, 3)
+wandb_run.log_record(ctx, None, rec)
+assert "lightning" not in sys.modules, "a run that trained without Lightning imported it to log its record"
+"""
+
+
+def test_a_record_is_logged_without_importing_lightning(tmp_path):
+    """A task that trains without Lightning (L-BFGS, the affix baseline) logs its record to W&B and to TensorBoard
+    through the direct sinks: its table and final metric are there, and Lightning (4 CPU-s to import) never is."""
+    import os
+    import subprocess
+    import sys
+
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    proc = subprocess.run([sys.executable, "-c", RECORD_WITHOUT_LIGHTNING, str(tmp_path)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "WANDB_SILENT": "true"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [run_dir] = tmp_path.glob("w/wandb/offline-run-*")
+    keys = logged_keys(run_dir)
+    assert keys["label_proportions/per_seed"] >= {"history", "table-file"} and "summary" in keys["mse"]
+    events = EventAccumulator(str(tmp_path / "tb" / "tensorboard"), size_guidance={"tensors": 0}).Reload()
+    tags = events.Tags()
+    assert {"loss", "mse"} <= set(tags["scalars"]) and "label_proportions/per_seed/text_summary" in tags["tensors"]
+    assert len(list((tmp_path / "tb" / "tensorboard").glob("events.out.tfevents.*"))) == 1

@@ -22,6 +22,8 @@ class RunContext:
     log_fn: Callable[[dict[str, float], int | None], None] = lambda m, s: None
     # Factory for the Lightning logger of this run (WandbLogger, or None when disabled).
     lightning_logger_fn: Callable[[], Any] = lambda: None
+    # What the engine logs the record to: the Lightning logger once training made it, else one without Lightning.
+    record_logger_fn: Callable[[], Any] = lambda: None
     # Non-interactive runs print one line every this many steps.
     log_every_n_steps: int = 50
     progress_bar: bool = False
@@ -39,6 +41,9 @@ class RunContext:
 
     def lightning_logger(self):
         return self.lightning_logger_fn()
+
+    def record_logger(self):
+        return self.record_logger_fn()
 
     def path(self, name: str) -> Path:
         p = self.run_dir / name

@@ -1,5 +1,5 @@
-"""Histograms, images and tables into the run's Lightning loggers (W&B or TensorBoard), and the tables a finished
-run's record holds.
+"""Histograms, images and tables into the run's loggers (W&B or TensorBoard: Lightning's, or the direct sinks below
+for what the engine logs itself), and the tables a finished run's record holds.
 
 :func:`log_media` writes one validation's histograms, pictures and scalars to every logger it is given, each in
 that logger's own form (W&B: ``wandb.Histogram`` / ``wandb.Image`` in one row at ``trainer/global_step``;
@@ -16,6 +16,7 @@ the Transformer's heads);
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -26,12 +27,54 @@ import numpy as np
 FIGURE_FILES = {"heatmap": "attention/examples"}
 
 
-def _kind(logger) -> str | None:
-    from lightning.pytorch.loggers import TensorBoardLogger, WandbLogger
+class WandbSink:
+    """A W&B run as a logger without Lightning, with ``WandbLogger``'s forms (a step goes in as
+    ``trainer/global_step``), so that a task that trains without Lightning never imports it (4 CPU-s a process)."""
 
-    if isinstance(logger, WandbLogger):
+    def __init__(self, run):
+        self.run = run
+
+    def log_metrics(self, metrics: dict, step: int | None = None) -> None:
+        self.run.log(dict(metrics) if step is None else {**metrics, "trainer/global_step": step})
+
+    def log_table(self, key: str, columns: list, data: list, step: int | None = None) -> None:
+        import wandb
+
+        self.log_metrics({key: wandb.Table(columns=columns, data=data)}, step)
+
+    def finalize(self, status: str) -> None:
+        """The run is finished by the engine (``wandb_run.finish``), as with ``WandbLogger``."""
+
+
+class TensorBoardSink:
+    """TensorBoard event files in ``log_dir`` without Lightning: the ``SummaryWriter`` that ``TensorBoardLogger``
+    would open there (``.experiment``), and its scalar logging."""
+
+    def __init__(self, log_dir: Path):
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.experiment = SummaryWriter(log_dir=str(log_dir))
+
+    def log_metrics(self, metrics: dict, step: int | None = None) -> None:
+        for key, value in metrics.items():
+            self.experiment.add_scalar(key, float(value), global_step=step)
+
+    def finalize(self, status: str) -> None:
+        self.experiment.flush()
+        self.experiment.close()
+
+
+def _kind(logger) -> str | None:
+    if isinstance(logger, WandbSink):
         return "wandb"
-    if isinstance(logger, TensorBoardLogger):
+    if isinstance(logger, TensorBoardSink):
+        return "tensorboard"
+    loggers = sys.modules.get("lightning.pytorch.loggers")    # a Lightning logger exists only once it is imported
+    if loggers is None:
+        return None
+    if isinstance(logger, loggers.WandbLogger):
+        return "wandb"
+    if isinstance(logger, loggers.TensorBoardLogger):
         return "tensorboard"
     return None
 

@@ -8,6 +8,7 @@ logger: the final metrics (the W&B summary; TensorBoard scalars) and the record'
 (:func:`sparselab.engine.media.log_record`)."""
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import re
@@ -61,23 +62,31 @@ def start(cfg: DictConfig, run_dir: Path, name: str, job_id: str | None = None):
 
 
 def _tensorboard(run_dir: Path):
-    try:
-        from lightning.pytorch.loggers import TensorBoardLogger
+    from lightning.pytorch.loggers import TensorBoardLogger
 
-        # version "" : the event files sit in <run dir>/tensorboard itself, one folder per run
-        return TensorBoardLogger(save_dir=str(run_dir), name="tensorboard", version="", default_hp_metric=False)
-    except ModuleNotFoundError:   # neither tensorboard nor tensorboardX is installed
+    # version "" : the event files sit in <run dir>/tensorboard itself, one folder per run
+    return TensorBoardLogger(save_dir=str(run_dir), name="tensorboard", version="", default_hp_metric=False)
+
+
+def _check_tensorboard() -> None:
+    """A missing tensorboard package stops the run before any training (checked without importing Lightning)."""
+    if importlib.util.find_spec("tensorboard") is None and importlib.util.find_spec("tensorboardX") is None:
         from sparselab.errors import ConfigError
 
         raise ConfigError("logger=tensorboard needs the tensorboard package, which is not installed: "
-                          "pip install tensorboard, or use logger=wandb") from None
+                          "pip install tensorboard, or use logger=wandb")
 
 
 def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
-    """``log_fn`` and ``lightning_logger_fn`` of the run's RunContext."""
+    """``log_fn``, ``lightning_logger_fn`` and ``record_logger_fn`` of the run's RunContext: the training loop's
+    Lightning logger, made when it asks; what the engine logs itself goes to that logger once it exists, else to a
+    direct sink (:class:`~sparselab.engine.media.WandbSink`, :class:`~sparselab.engine.media.TensorBoardSink`), so
+    that a task that trains without Lightning (L-BFGS, the affix baseline) never imports it."""
     backend = cfg.logger.get("backend", "wandb") if cfg.get("logger") is not None else "none"
-    # a missing tensorboard package stops the run here, before any training
-    made: list = [_tensorboard(run_dir)] if run is None and backend == "tensorboard" else []
+    if run is None and backend == "tensorboard":
+        _check_tensorboard()
+    made: list = []
+    direct: list = []
 
     def lightning_logger():
         if not made:
@@ -86,18 +95,30 @@ def context_loggers(cfg: DictConfig, run_dir: Path, run) -> dict[str, Any]:
 
                 made.append(WandbLogger(experiment=run))
             elif backend == "tensorboard":
+                if direct:   # the sink's writer first: one writer (and one event file) a run
+                    direct.pop().finalize("success")
                 made.append(_tensorboard(run_dir))
             else:
                 made.append(None)
         return made[0]
 
+    def record_logger():
+        if made:
+            return made[0]
+        if not direct:
+            from sparselab.engine import media
+
+            direct.append(media.WandbSink(run) if run is not None else
+                          media.TensorBoardSink(run_dir / "tensorboard") if backend == "tensorboard" else None)
+        return direct[0]
+
     def log_fn(metrics, step):
         if run is not None:
             run.log(metrics, step=step)
         elif backend == "tensorboard":
-            lightning_logger().log_metrics(metrics, step=step or 0)
+            record_logger().log_metrics(metrics, step=step or 0)
 
-    return {"log_fn": log_fn, "lightning_logger_fn": lightning_logger}
+    return {"log_fn": log_fn, "lightning_logger_fn": lightning_logger, "record_logger_fn": record_logger}
 
 
 # Record metrics that are a quantity the run also logs while it trains, under that key (the record keeps its own
@@ -122,7 +143,7 @@ def log_record(ctx, run, rec: dict[str, Any]) -> None:
     numbers = {k: v for k, v in rec.get("metrics", {}).items() if isinstance(v, (int, float))}
     if run is not None:
         run.summary.update({dashboard_key(k)[0]: v for k, v in numbers.items()})
-    logger = ctx.lightning_logger()
+    logger = ctx.record_logger()
     if logger is None:
         return
     final = {k: v for k, v in numbers.items() if not dashboard_key(k)[1]}
