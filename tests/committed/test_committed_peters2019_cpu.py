@@ -174,5 +174,6 @@ def test_each_mt_run_stopped_where_the_reports_convergence_rule_first_fired():
     from sparselab.reports.records import committed_records
 
     recs = committed_records(COMMITTED / "runs_mt.jsonl", COMMITTED / "run_extras_mt.jsonl", "runs")
-    assert len(recs) == 13
+    # every committed MT record is read (15 when the ja-en second seeds of 1.5-entmax and sparsemax were added)
+    assert len(recs) == len((COMMITTED / "runs_mt.jsonl").read_text(encoding="utf-8").splitlines()) >= 15
     assert stopping_mismatches(recs) == []
