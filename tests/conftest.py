@@ -15,6 +15,12 @@ if not os.path.exists("/dev/nvidia0"):
 # Neither changes the generated code. Set before torch is imported; subprocesses inherit them.
 os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
 os.environ.setdefault("TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS", "0")
+# One CPU thread per worker (and per subprocess, which inherit it; a job sets its own from `threads`): 3 workers with
+# torch's default of a thread per core oversubscribe 2 cores, and the OpenMP pools' spin-waiting doubled the CPU time
+# (tests/mappings/test_mappings_oracle.py, tests/models, decoding and analysis: 67 CPU-s against 31 with 1 thread).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import pytest
 import torch

@@ -296,7 +296,7 @@ def test_tracking_sees_reads_under_the_root_only(tmp_path):
 # --- item 1: `threads` limits the BLAS pools too ----------------------------------------------------------
 
 def test_threads_limit_the_blas_pools(tmp_path, monkeypatch):
-    from threadpoolctl import threadpool_info
+    from threadpoolctl import threadpool_info, threadpool_limits
 
     from sparselab.engine import execute as ex
 
@@ -310,7 +310,9 @@ def test_threads_limit_the_blas_pools(tmp_path, monkeypatch):
     cfg = OmegaConf.create({"threads": 1, "seed": 0, "task": {"name": "fake"}, "data": {"root": str(tmp_path)},
                             "paths": {"runs": str(tmp_path / "runs")}, "engine": {"resume": True},
                             "logger": {"backend": "none", "mode": "disabled"}, "trainer": {"log_every_n_steps": 1}})
-    rec = ex.execute(cfg, tmp_path / "runs" / "job")
+    with threadpool_limits(2):     # the pools start wider than the job's 1 (the suite runs them at 1)
+        assert any(p["num_threads"] == 2 for p in threadpool_info())
+        rec = ex.execute(cfg, tmp_path / "runs" / "job")
     assert rec["status"] == "finished"
     assert seen["pools"] and all(n == 1 for n in seen["pools"]), seen
 
