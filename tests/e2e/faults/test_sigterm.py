@@ -67,8 +67,10 @@ def figure3(tmp_path_factory):
 def _stopped_inside_lbfgs(rec: dict) -> None:
     assert rec["status"] == "interrupted"
     assert rec["error"].startswith("Terminated: SIGTERM"), rec["error"]
-    # raised within scipy's L-BFGS-B loop (its objective is evaluated in Python between two `setulb` calls)
-    assert "scipy/optimize/_lbfgsb_py.py" in rec["traceback"], rec["traceback"][-2000:]
+    # raised inside the L2 path of L-BFGS fits (models/linear.py): mostly within scipy's L-BFGS-B loop (its objective
+    # runs in Python between two `setulb` calls), sometimes in the held-out scoring between two fits (a busy machine
+    # moved the signal there once in three clean-clone runs on 2026-12-06); either is mid-fit
+    assert "sparselab/models/linear.py" in rec["traceback"], rec["traceback"][-2000:]
 
 
 def test_sigterm_on_an_lbfgs_job_is_one_line_exit_130_and_recorded(figure3):
