@@ -141,22 +141,38 @@ def _interrupted() -> int:
     return 130
 
 
+def cli(argv: list[str]) -> int:
+    """``python -m sparselab.run ARGV`` in this process, from its checks to its last job: the exit status. Its
+    Hydra run (``main``) reads ``sys.argv``; a sweep's failed jobs are counted afresh (several sweeps can run in
+    one process: :mod:`sparselab.sweeps`)."""
+    sweep_status.JOBS.clear()
+    sweep_status.FAILED.clear()
+    try:
+        check_overrides(CONF_DIR, argv, preflight.CONFIG_CHECKS)
+        msg = _runs_path_error(argv)
+        if msg:
+            print(msg, file=sys.stderr)
+            return 2
+        status = preflight.prepare(CONF_DIR, argv)  # cpu / paper: fetch missing data now, or stop in one line
+        if status is not None:
+            return status
+        msg = _runs_folder_error(argv)
+        if msg:
+            print(msg, file=sys.stderr)
+            return 2
+        sys.argv = [sys.argv[0], *argv]
+        try:
+            main()
+        except KeyboardInterrupt:
+            return _interrupted()
+        return _exit_status()
+    except SystemExit as stop:    # a one-line error, a fail-fast job or Hydra's own: its status, as the process's
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+            return 1
+        return int(stop.code or 0)
+
+
 if __name__ == "__main__":
     signals.install()   # SIGTERM (kill, preemption) is an interruption, as Ctrl-C is (engine/signals.py)
-    check_overrides(CONF_DIR, sys.argv[1:], preflight.CONFIG_CHECKS)
-    msg = _runs_path_error(sys.argv[1:])
-    if msg:
-        print(msg, file=sys.stderr)
-        sys.exit(2)
-    status = preflight.prepare(CONF_DIR, sys.argv[1:])  # cpu / paper: fetch missing data now, or stop in one line
-    if status is not None:
-        sys.exit(status)
-    msg = _runs_folder_error(sys.argv[1:])
-    if msg:
-        print(msg, file=sys.stderr)
-        sys.exit(2)
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(_interrupted())
-    sys.exit(_exit_status())
+    sys.exit(cli(sys.argv[1:]))

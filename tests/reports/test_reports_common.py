@@ -169,18 +169,31 @@ def load_pipeline(name: str):
     return load_script(f"pipelines/{name}.py", f"pipeline_{name}")
 
 
+def sweeps_of(cmd) -> list[list[str]]:
+    """The ``python -m sparselab.run`` arguments of each sweep a runner subprocess runs: a sequential plan starts
+    one process for all its sweeps (``-m sparselab.sweeps JSON``), lanes and submitit one per sweep."""
+    if cmd[1:3] == ["-m", "sparselab.sweeps"]:
+        assert len(cmd) == 4, cmd
+        return json.loads(cmd[3])
+    assert cmd[1:3] == ["-m", "sparselab.run"], cmd
+    return [cmd[3:]]
+
+
 def commands(monkeypatch, plan, profile, jobs=None, runs="/r"):
-    calls = []
+    calls, procs = [], []
 
     class Finished:  # the runner's sweep subprocess, as if it ran and exited 0
         def __init__(self, cmd, **kw):
-            calls.append(cmd[3:])
+            procs.append(cmd)
+            calls.extend(sweeps_of(cmd))
 
         def wait(self):
             return 0
 
     monkeypatch.setattr(subprocess, "Popen", Finished)
     runner.run_plan(plan, profile, jobs, runs)
+    if runner.lane_count(plan.launcher, jobs) == 1 and plan.launcher not in runner.SUBMITIT:
+        assert len(procs) == 1          # a sequential plan: every sweep in one process
     return calls
 
 
@@ -261,7 +274,7 @@ def test_run_plan_only_runs_the_named_experiments_and_names_the_valid_ones(monke
 
     class Finished:
         def __init__(self, cmd, **kw):
-            calls.append(cmd[3:])
+            calls.extend(sweeps_of(cmd))
 
         def wait(self):
             return 0

@@ -6,7 +6,8 @@ A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profi
     python pipelines/<paper>.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
                                 [--launcher slurm --set hydra.launcher.partition=gpu --set trainer=ddp ...]
 
-Sweeps run in a subprocess through ``python -m sparselab.run -m``; finished jobs with an unchanged
+Sweeps run in a subprocess through ``python -m sparselab.run -m`` (a sequential plan's sweeps all in one,
+``python -m sparselab.sweeps``); finished jobs with an unchanged
 config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
 Under the local ``parallel`` launcher with N jobs, the plan runs in N lanes side by side (:func:`run_lanes`), so
 no slot idles while the last job of a sweep ends. ``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
@@ -16,6 +17,7 @@ has ended. ``--set`` adds overrides that say where jobs run, never what they com
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -104,16 +106,32 @@ def check_set(extra: Sequence[str]) -> None:
                             f"plan (keys starting {', '.join(WHERE_KEYS)}); a job's settings are the plan's")
 
 
-def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
-                runs: str | os.PathLike | None = None) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "sparselab.run"]
-    if multirun:
-        cmd.append("-m")
-    cmd += [f"experiment={experiment}", f"profile={profile}", f"paths.runs={runs or runs_root()}", *overrides]
-    print("[sparselab] $", " ".join(cmd), flush=True)
+def sweep_args(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+               runs: str | os.PathLike | None = None) -> list[str]:
+    """The arguments of ``python -m sparselab.run`` for an experiment's sweep."""
+    return [*(["-m"] if multirun else []), f"experiment={experiment}", f"profile={profile}",
+            f"paths.runs={runs or runs_root()}", *overrides]
+
+
+def _start(cmd: list[str]) -> subprocess.Popen:
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
     return subprocess.Popen(cmd, cwd=PROJECT, env=env)
+
+
+def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+                runs: str | os.PathLike | None = None) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "sparselab.run", *sweep_args(experiment, profile, overrides, multirun, runs)]
+    print("[sparselab] $", " ".join(cmd), flush=True)
+    return _start(cmd)
+
+
+def start_sweeps(sweeps: Sequence[tuple[str, Sequence[str]]], profile: str,
+                 runs: str | os.PathLike | None = None) -> subprocess.Popen:
+    """The sweeps in order in one subprocess (``python -m sparselab.sweeps``, which prints each sweep's command as
+    it starts it): a sweep's own process would pay Python, torch and Lightning's start-up again."""
+    return _start([sys.executable, "-m", "sparselab.sweeps",
+                   json.dumps([sweep_args(e, profile, o, runs=runs) for e, o in sweeps])])
 
 
 def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
@@ -130,12 +148,6 @@ def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
     code = next((c for c in codes if c), 0)
     if code:
         raise PipelineError(None, code)
-
-
-def sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
-          runs: str | os.PathLike | None = None) -> None:
-    """Run (or resume) an experiment's sweep in a subprocess."""
-    wait_sweeps([start_sweep(experiment, profile, overrides, multirun, runs)])
 
 
 def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
@@ -166,8 +178,7 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
     if lanes > 1:
         run_lanes(todo, lanes, profile, runs, extra, plan.last)
         return
-    for experiment, overrides in todo:
-        sweep(experiment, profile, [*overrides, *where], runs=runs)
+    wait_sweeps([start_sweeps([(e, [*o, *where]) for e, o in todo], profile, runs)])
 
 
 def phases(todo: Sequence[tuple[str, Sequence[str]]], last: Sequence[str]) -> tuple[list, list]:
