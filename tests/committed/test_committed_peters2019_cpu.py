@@ -72,8 +72,16 @@ def test_claims_are_computed_from_the_committed_records():
 
 
 def test_paired_bootstrap_follows_from_the_committed_bleu_files():
-    """Per direction and per seed all three mappings ran: de-en 2 seeds, ja-en 1, three mappings each."""
-    assert len(significance_rows(COMMITTED, stored("runs_mt.jsonl"))[0]) == 9
+    """A row per mapping for each direction and seed that all three mappings (attention α = output α) ran."""
+    mt = stored("runs_mt.jsonl")
+    ran: dict = {}
+    for r in mt:
+        m = r["config"]["mapping"]
+        if m["alpha"] == m["attn_alpha"]:
+            ran.setdefault((r["config"]["data"]["pair"], r["config"]["seed"]), set()).add(m["alpha"])
+    complete = [k for k, alphas in ran.items() if alphas == {1.0, 1.5, 2.0}]
+    assert {k[0] for k in complete} == {"de-en", "ja-en"} and len(complete) >= 3
+    assert len(significance_rows(COMMITTED, mt)[0]) == 3 * len(complete)
     assert bootstrap_mismatches() == []
 
 
