@@ -87,6 +87,18 @@ def test_detectable_effect_has_80_percent_power_by_the_noncentral_t():
     assert stats.seeds_needed(d, sd) in (n, n + 1)
 
 
+def test_detectable_effect_of_a_pooled_sd_test_uses_its_degrees_of_freedom():
+    """One seed against one, with a grid's pooled SD (df 3): a t test exists (stats.difference), so does its power;
+    the cells' own df (0) would give none."""
+    sd, df = 0.51, 3
+    d = stats.detectable(1, 1, sd, df)
+    nc, crit = d / sd * math.sqrt(1 / 2), st.t.ppf(0.975, df)
+    assert st.nct.sf(crit, df, nc) + st.nct.cdf(-crit, df, nc) == pytest.approx(0.8, abs=1e-3)
+    assert math.isnan(stats.detectable(1, 1, sd)) and stats.detectable(2, 1, sd, 18) < d
+    assert stats.power_note(1, 1, sd, None, df=df) == f"detects ≥ {d:.2f} points at 80 % power with 1 vs 1 seeds, " \
+                                                       "pooled SD df 3"
+
+
 def test_an_interval_narrows_when_a_cell_gains_a_seed_at_its_mean():
     before = stats.welch(A, B)
     after = stats.welch(A + [float(np.mean(A))], B)

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
+from scipy import optimize, stats as st
 from statsmodels.formula.api import ols
 from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.multitest import multipletests
@@ -160,11 +160,27 @@ def combined_bleu(diffs: Sequence[float], boot_vars: Sequence[float]) -> Test:
               f"paired bootstrap (sacrebleu) + seed variance ({n} seed{'s' * (n > 1)})")
 
 
-def detectable(n1: int, n2: int, sd: float) -> float:
-    """The smallest difference a two-sample t test detects with 80 % power at 5 % (statsmodels TTestIndPower)."""
-    if n1 < 1 or n2 < 1 or not sd or math.isnan(sd) or n1 + n2 < 3:
+def detectable(n1: int, n2: int, sd: float, df: float | None = None) -> float:
+    """The smallest difference a two-sample t test detects with 80 % power at 5 % (statsmodels TTestIndPower).
+    ``df``: the test uses a pooled SD with these degrees of freedom (:func:`difference`), not the two cells' own."""
+    if n1 < 1 or n2 < 1 or not sd or math.isnan(sd):
         return math.nan
-    return float(TTestIndPower().solve_power(nobs1=n1, ratio=n2 / n1, alpha=LEVEL, power=POWER)) * sd
+    if df is None:
+        if n1 + n2 < 3:
+            return math.nan
+        return float(TTestIndPower().solve_power(nobs1=n1, ratio=n2 / n1, alpha=LEVEL, power=POWER)) * sd
+    if df < 1:
+        return math.nan
+    nobs = 1 / (1 / n1 + 1 / n2)      # the noncentrality of a difference of means is d * sqrt(nobs)
+    crit = st.t.ppf(1 - LEVEL / 2, df)
+
+    def short(d: float) -> float:        # power at effect d (in SDs) minus the target, by the noncentral t
+        nc = d * math.sqrt(nobs)
+        return float(st.nct.sf(crit, df, nc) + st.nct.cdf(-crit, df, nc)) - POWER
+    hi = 1.0
+    while short(hi) < 0 and hi < 1e4:
+        hi *= 2
+    return float(optimize.brentq(short, 1e-9, hi)) * sd if short(hi) >= 0 else math.nan
 
 
 def detectable_se(se: float) -> float:
@@ -183,10 +199,13 @@ def seeds_needed(effect: float, sd: float) -> int | None:
     return 2 if math.isnan(n) else max(2, math.ceil(n))     # nan: an effect this large needs the fewest seeds a t test has
 
 
-def power_note(n1: int, n2: int, sd: float, paper_effect: float | None, unit: str = "points") -> str:
-    """The inconclusive row's note: the effect detectable at 80 % power and the seeds the paper's effect needs."""
-    d = detectable(n1, n2, sd)
-    parts = [f"detects ≥ {d:.2f} {unit} at 80 % power with {n1} vs {n2} seeds"] if not math.isnan(d) else []
+def power_note(n1: int, n2: int, sd: float, paper_effect: float | None, unit: str = "points",
+               df: float | None = None) -> str:
+    """The inconclusive row's note: the effect detectable at 80 % power and the seeds the paper's effect needs;
+    ``df``: the pooled SD's degrees of freedom, when the row's test uses one."""
+    d = detectable(n1, n2, sd, df)
+    pooled = f", pooled SD df {df:g}" if df is not None else ""
+    parts = [f"detects ≥ {d:.2f} {unit} at 80 % power with {n1} vs {n2} seeds{pooled}"] if not math.isnan(d) else []
     k = seeds_needed(paper_effect, sd) if paper_effect is not None else None
     if k:
         parts.append(f"the paper's {paper_effect:+.2f} needs {k} seeds per cell")

@@ -54,9 +54,10 @@ def _listing(labels, tests, ps) -> str:
                      for l, t, p in zip(labels, tests, ps))
 
 
-def _note(v: V, sd: float, n: tuple[int, int], paper: float | None) -> str:
-    """What an inconclusive row's design detects: ``n`` seeds of the compared cells, ``sd`` the within-cell SD."""
-    return stats.power_note(*n, sd, paper) if v is V.INCONCLUSIVE else ""
+def _note(v: V, sd_df: tuple[float, float], n: tuple[int, int], paper: float | None) -> str:
+    """What an inconclusive row's design detects: ``n`` seeds of the compared cells, ``sd_df`` the pooled within-cell
+    SD and its degrees of freedom (the rows' t tests use them: stats.difference)."""
+    return stats.power_note(*n, sd_df[0], paper, df=sd_df[1]) if v is V.INCONCLUSIVE else ""
 
 
 # ---------------------------------------------------------------- Table 1
@@ -85,7 +86,7 @@ def sparse_beat_softmax(groups: Mapping[str, Mapping], ref) -> Claim:
     return Claim(quote, T1, f"{s}: {q} (6 differences{'; high not run' if 'high' not in ran else ''})",
                  v, tests[low].estimate, tests[low].ci, pcell, f"{' / '.join(names)}; Holm over 6",
                  detail="smallest; " + _listing([f"out {a:g}/att {b:g}" for a, b in keys], tests, ps),
-                 detect=_note(v, sd_df[0], n, min(pd) if pd else None), quoted=False, p=max(ps))
+                 detect=_note(v, sd_df, n, min(pd) if pd else None), quoted=False, p=max(ps))
 
 
 def _ensemble_items(out: Path, setting: str, a: float, b: float, base: float) -> list[float] | str:
@@ -276,7 +277,7 @@ def optimum_interior(recs, ref) -> Claim:
         f"{paper[best] - paper[e]:+.2f}" for e in (xs[0], xs[-1]) if best in paper and e in paper),
         f"{low.name}; Holm over 2", detail=f"α {best:g} − α {xs[0]:g} / α {xs[-1]:g}: " + _listing(
             [f"α {xs[0]:g}", f"α {xs[-1]:g}"], tests, ps),
-        detect=_note(v, sd_df[0], (len(pts[best]), len(pts[xs[0]])), None), ours=True, p=max(ps))
+        detect=_note(v, sd_df, (len(pts[best]), len(pts[xs[0]])), None), ours=True, p=max(ps))
 
 
 def optimum_near(recs, ref) -> Claim:
@@ -309,7 +310,7 @@ def beyond_two(recs, ref) -> Claim:
     t = stats.difference(pts[best], pts[2.25], sd_df)
     v = signs([t], [t.p])
     return Claim(quote, F4, q, v, t.estimate, t.ci, pcell, t.text(), detail=f"best α {best:g}",
-                 detect=_note(v, sd_df[0], (len(pts[best]), len(pts[2.25])), None), p=t.p)
+                 detect=_note(v, sd_df, (len(pts[best]), len(pts[2.25])), None), p=t.p)
 
 
 def sparser_attention(recs, ref) -> Claim:
@@ -327,7 +328,7 @@ def sparser_attention(recs, ref) -> Claim:
     return Claim(quote, F4, q, v, t.estimate, t.ci, pcell,
                  f"TOST within ±{ACC_MARGIN:g} points (practical margin, fixed in code) on the {t.name}: p = "
                  f"{stats.fmt_p(p)}, 90 % CI [{ci90[0]:+.2f}, {ci90[1]:+.2f}]", detail=f"α {top:g} − α 1",
-                 detect=_note(v, sd_df[0], (len(pts[top]), len(pts[1.0])), None), p=p)
+                 detect=_note(v, sd_df, (len(pts[top]), len(pts[1.0])), None), p=p)
 
 
 def table3_order(recs, ref) -> Claim:
