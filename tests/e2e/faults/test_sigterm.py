@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ LINE = "interrupted: by SIGTERM; finished jobs are kept and a running job is rec
 # on any machine. A signal sent from the test after a log line landed by timing, once outside scipy's loop on a busy
 # machine. Python runs the job's handler at the next bytecode, still inside the objective.
 SIGTERM_HOOK = """
-import os, signal
+import os, signal, time
 import scipy.optimize
 
 _minimize, _fits = scipy.optimize.minimize, []
@@ -46,6 +47,8 @@ def minimize(fun, x0, *args, **kwargs):
     def objective(x):
         calls.append(1)
         if len(calls) == 2:
+            with open(os.environ["SIGTERM_SENT"], "w") as f:
+                f.write(repr(time.time()))
             os.kill(os.getpid(), signal.SIGTERM)
         return fun(x)
     return _minimize(objective, x0, *args, **kwargs)
@@ -63,6 +66,7 @@ def _env(runs: Path, wandb: str, sigterm_at_fit: int | None = None) -> dict:
         (hook / "sitecustomize.py").write_text(SIGTERM_HOOK)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(hook), os.environ.get("PYTHONPATH")]))
         env["SIGTERM_AT_FIT"] = str(sigterm_at_fit)
+        env["SIGTERM_SENT"] = str(hook / "sent")
     return env
 
 
@@ -72,12 +76,17 @@ def _record(runs: Path) -> tuple[Path, dict]:
 
 
 def terminate_at_fit(runs: Path, overrides: list[str], fit: int, wandb: str = "offline") -> dict:
-    """Run the job; its ``fit``-th L-BFGS fit SIGTERMs the job from inside scipy's loop (SIGTERM_HOOK)."""
-    cmd = [sys.executable, "-m", "sparselab.run", *overrides]
-    proc = subprocess.run(cmd, cwd=PROJECT, env=_env(runs, wandb, sigterm_at_fit=fit), capture_output=True, text=True,
-                          timeout=300)
+    """Run the job; its ``fit``-th L-BFGS fit SIGTERMs the job from inside scipy's loop (SIGTERM_HOOK); ``exit_s``:
+    from the signal to the process's end."""
+    env = _env(runs, wandb, sigterm_at_fit=fit)
+    proc = subprocess.run([sys.executable, "-m", "sparselab.run", *overrides], cwd=PROJECT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    ended = time.time()
+    sent = Path(env["SIGTERM_SENT"])
+    assert sent.is_file(), "the job ended before its fit could be stopped"
     run_dir, rec = _record(runs)
-    return {"rc": proc.returncode, "err": proc.stderr, "run_dir": run_dir, "record": rec}
+    return {"rc": proc.returncode, "err": proc.stderr, "run_dir": run_dir, "record": rec,
+            "exit_s": ended - float(sent.read_text())}
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +113,7 @@ def test_sigterm_on_an_lbfgs_job_is_one_line_exit_130_and_recorded(figure3):
     assert first["rc"] == 130, first["err"][-3000:]
     assert first["err"].strip().splitlines() == [LINE], first["err"][-3000:]
     _stopped_inside_lbfgs(first["record"])
+    assert first["exit_s"] < 30          # stops within one objective evaluation, then records and closes W&B
 
 
 def test_the_same_command_runs_the_interrupted_job_again(figure3):
