@@ -11,7 +11,7 @@ from scipy import optimize, stats as st
 from statsmodels.formula.api import ols
 from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower, TTestIndPower
+from statsmodels.stats.power import NormalIndPower, TTestIndPower, ttest_power
 from statsmodels.stats.weightstats import ttost_ind, ttost_paired
 
 LEVEL = 0.05        # every test: two-sided 95 % intervals, one-sided tests at 5 % (TOST: 90 % intervals)
@@ -172,13 +172,11 @@ def detectable(n1: int, n2: int, sd: float, df: float | None = None) -> float:
     if df < 1:
         return math.nan
     nobs = 1 / (1 / n1 + 1 / n2)      # the noncentrality of a difference of means is d * sqrt(nobs)
-    crit = st.t.ppf(1 - LEVEL / 2, df)
 
-    def short(d: float) -> float:        # power at effect d (in SDs) minus the target, by the noncentral t
-        nc = d * math.sqrt(nobs)
-        return float(st.nct.sf(crit, df, nc) + st.nct.cdf(-crit, df, nc)) - POWER
+    def short(d: float) -> float:        # power at effect d (in SDs) minus the target (statsmodels, the given df)
+        return float(ttest_power(d, nobs, LEVEL, df=df)) - POWER
     hi = 1.0
-    while short(hi) < 0 and hi < 1e4:
+    while short(hi) < 0 and hi < 1e4:   # bracket from below: far out the noncentral t is NaN, which ends it too
         hi *= 2
     return float(optimize.brentq(short, 1e-9, hi)) * sd if short(hi) >= 0 else math.nan
 
