@@ -7,7 +7,8 @@ instantiates it with Hydra here.
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -21,25 +22,30 @@ from sparselab.errors import ConfigError
 from sparselab.training.loop import FitSettings
 
 
-def loader_options(cfg: DictConfig) -> dict:
+def plain(node: Any) -> Any:
+    """A config node as plain containers: a DictConfig resolved, a plain dict or list (a config already resolved
+    with ``OmegaConf.to_container``) as it is."""
+    return OmegaConf.to_container(node, resolve=True) if isinstance(node, DictConfig) else node
+
+
+def loader_options(cfg: Mapping) -> dict:
     """DataLoader workers and pinned memory (``engine.loader_workers``, ``engine.pin_memory``)."""
     engine = cfg.get("engine") or {}
     return _loader_options(int(engine.get("loader_workers", 0) or 0), bool(engine.get("pin_memory", False)))
 
 
-def fit_settings(cfg: DictConfig) -> FitSettings:
+def fit_settings(cfg: Mapping) -> FitSettings:
     """What :func:`sparselab.training.loop.fit` reads: the trainer, ``engine.resume``, early stopping."""
-    tc = cfg.task
-    return FitSettings(trainer=OmegaConf.to_container(cfg.trainer, resolve=True),
-                       resume=bool(OmegaConf.select(cfg, "engine.resume", default=True)),
+    tc = cfg["task"]
+    return FitSettings(trainer=plain(cfg["trainer"]), resume=bool((cfg.get("engine") or {}).get("resume", True)),
                        early_stopping_patience=tc.get("early_stopping_patience"),
                        early_stopping_min_delta=tc.get("early_stopping_min_delta", 0.0),
                        early_stopping_start=tc.get("early_stopping_start", 0.0))
 
 
-def beam_settings(cfg: DictConfig) -> BeamSettings:
-    tc = cfg.task
-    return BeamSettings(beam=int(tc.beam), batch_size=int(tc.decode_batch_size), max_len=int(tc.max_decode_len),
+def beam_settings(cfg: Mapping) -> BeamSettings:
+    tc = cfg["task"]
+    return BeamSettings(beam=int(tc["beam"]), batch_size=int(tc["decode_batch_size"]), max_len=int(tc["max_decode_len"]),
                         length_norm=float(tc.get("length_norm", 0.0) or 0.0))
 
 
@@ -53,25 +59,26 @@ def inflection_data(cfg: DictConfig) -> InflectionSpec:
                           eval_per_language=int(d.eval_per_language), eval_split=str(cfg.task.eval_split))
 
 
-def mt_data(cfg: DictConfig) -> MTSpec:
+def mt_data(cfg: Mapping) -> MTSpec:
     """The pair's corpora and the cuts; a pair that is not configured, or has no training corpus in this profile,
     is refused naming the key."""
-    d = cfg.data
-    parallel.parse_pair(d.pair)
-    pairs = d.pairs
-    if str(d.pair) not in pairs:
-        raise ConfigError(f"data.pair={d.pair!r}: not configured; pairs: {', '.join(pairs)}")
-    ps = pairs[str(d.pair)]
+    d = cfg["data"]
+    parallel.parse_pair(d["pair"])
+    pairs, name = d["pairs"], str(d["pair"])
+    if name not in pairs:
+        raise ConfigError(f"data.pair={name!r}: not configured; pairs: {', '.join(pairs)}")
+    ps = pairs[name]
     if not ps.get("train"):
-        raise ConfigError(f"data.pairs.{d.pair}.train: no training corpus for {d.pair} in profile "
-                          f"{cfg.profile.name} ({ps.get('note', '')})")
-    extra = {str(name): str(spec) for name, spec in (ps.get("extra_test") or {}).items() if spec is not None}
-    pair = PairSettings(train=str(ps.train), val=str(ps.val), test=str(ps.test), extra_test=extra,
-                        bpe_merges=int(ps.bpe_merges), bpe_joint=bool(ps.bpe_joint))
-    return MTSpec(pair=str(d.pair), pair_settings=pair, root=d.get("root"),
-                  train_empty=str(d.get("train_empty", "drop")), max_train=int(d.max_train), max_val=int(d.max_val),
-                  max_test=int(d.max_test), max_extra_test=int(d.max_extra_test), max_len=int(d.max_len),
-                  cache_dir=str(d.cache_dir), bpe_min_frequency=int(d.get("bpe_min_frequency", 2)))
+        raise ConfigError(f"data.pairs.{name}.train: no training corpus for {name} in profile "
+                          f"{cfg['profile']['name']} ({ps.get('note', '')})")
+    extra = {str(k): str(spec) for k, spec in (ps.get("extra_test") or {}).items() if spec is not None}
+    pair = PairSettings(train=str(ps["train"]), val=str(ps["val"]), test=str(ps["test"]), extra_test=extra,
+                        bpe_merges=int(ps["bpe_merges"]), bpe_joint=bool(ps["bpe_joint"]))
+    return MTSpec(pair=name, pair_settings=pair, root=d.get("root"),
+                  train_empty=str(d.get("train_empty", "drop")), max_train=int(d["max_train"]),
+                  max_val=int(d["max_val"]), max_test=int(d["max_test"]), max_extra_test=int(d["max_extra_test"]),
+                  max_len=int(d["max_len"]), cache_dir=str(d["cache_dir"]),
+                  bpe_min_frequency=int(d.get("bpe_min_frequency", 2)))
 
 
 def snli_data(cfg: DictConfig) -> SNLISpec:
@@ -81,9 +88,9 @@ def snli_data(cfg: DictConfig) -> SNLISpec:
                     dev_pair_ids=tuple(str(i) for i in (ex.get("dev_pair_ids") or [])))
 
 
-def model_container(cfg: DictConfig) -> dict[str, Any]:
+def model_container(cfg: Mapping) -> dict[str, Any]:
     """The ``model`` node, resolved, as a plain dict (its ``_target_`` kept)."""
-    return OmegaConf.to_container(cfg.model, resolve=True)
+    return plain(cfg["model"])
 
 
 def nli_normalizer(tcfg: DictConfig) -> dict | None:
@@ -109,3 +116,47 @@ def build_model(mcfg: dict):
         if isinstance(cause, ValueError):
             raise ConfigError(f"model: {cause}") from err
         raise
+
+
+@dataclass(frozen=True)
+class TranslationSettings:
+    """Everything ``tasks/translation.py`` reads of a run's config, read once (:func:`translation`)."""
+
+    task: str                       # task.name: which LightningModule (LSTM or Transformer)
+    alpha: float                    # mapping.alpha: the output (loss) α
+    attn_alpha: float | None        # mapping.attn_alpha (LSTM; the Transformer's normalizers come with its model)
+    seed: int
+    data: MTSpec
+    loader: dict                    # DataLoader workers and pinned memory
+    batch_size: int | None          # sentence batches, or ...
+    batch_tokens: int | None        # ... token-budget batches (the Transformer)
+    decode_batch_size: int
+    model: dict                     # the model config, its _target_ kept
+    module: dict                    # the LightningModule's optimisation keywords
+    fit: FitSettings
+    beam: BeamSettings
+    n_autocomplete: int
+    autocomplete_max_candidates: int | None
+    alpha_every: int | None         # Transformer: α recorded every this many steps
+    n_attention_examples: int
+
+
+def translation(cfg: Mapping) -> TranslationSettings:
+    """The typed settings of a translation run, from its config (resolved to plain containers by the task); each
+    task reads only its own keys (``task.alpha_every`` is the Transformer's, ``task.n_autocomplete`` the LSTM's)."""
+    tc, m = cfg["task"], cfg["mapping"]
+    name, tokens = str(tc["name"]), tc.get("batch_tokens")
+    transformer = name == "transformer_translation"
+    module = ({"lr": float(tc["lr"]), "warmup_steps": int(tc["warmup_steps"]), "alpha_lr": tc.get("alpha_lr")}
+              if transformer else {"lr": float(tc["lr"]), "lr_rule": str(tc.get("lr_rule", "best"))})
+    most = tc.get("autocomplete_max_candidates")
+    return TranslationSettings(
+        task=name, alpha=float(m["alpha"]), attn_alpha=None if m.get("attn_alpha") is None else float(m["attn_alpha"]),
+        seed=int(cfg["seed"]), data=mt_data(cfg), loader=loader_options(cfg),
+        batch_size=None if tokens is not None else int(tc["batch_size"]),
+        batch_tokens=None if tokens is None else int(tokens), decode_batch_size=int(tc["decode_batch_size"]),
+        model=model_container(cfg), module=module, fit=fit_settings(cfg), beam=beam_settings(cfg),
+        n_autocomplete=0 if transformer else int(tc["n_autocomplete"]),
+        autocomplete_max_candidates=None if most is None else int(most),
+        alpha_every=int(tc["alpha_every"]) if transformer else None,
+        n_attention_examples=int(tc["n_attention_examples"]) if transformer else 0)

@@ -13,8 +13,8 @@ One task for both papers' translation experiments; one run trains one direction 
   ``task.alpha_every`` steps (Figure 2).
 
 The model comes from the config (``model._target_``, instantiated by :func:`sparselab.tasks.settings.build_model`); the LightningModule from
-``task.name`` (:data:`MODULES`). (Not a ``_target_`` key in the task config: a new key would change the identity
-of every finished translation job.) A run reads as:
+``task.name`` (:data:`MODULES`). The config is read once, at the top of :func:`run`, into
+:class:`~sparselab.tasks.settings.TranslationSettings`; the layers below take those. A run reads as:
 
 1. **data** (:mod:`sparselab.data.mt_data`): every split read and checked before anything is trained, Moses /
    MeCab / no tokenization, BPE learned on the training split (cached), vocabularies, the training loader;
@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import logging
 
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from sparselab.analysis.heads import learned_alphas
 from sparselab.analysis.sparsity import teacher_forced_sparsity
@@ -48,7 +48,7 @@ from sparselab.engine.context import RunContext
 from sparselab.engine.devices import job_device
 from sparselab.models.build import model_config, save_model
 from sparselab.tasks import settings
-from sparselab.tasks.settings import build_model
+from sparselab.tasks.settings import TranslationSettings, build_model
 from sparselab.training import loop
 from sparselab.training.alpha_trajectory import AlphaTrajectory
 from sparselab.training.translation_module import TranslationModule
@@ -58,19 +58,8 @@ log = logging.getLogger("sparselab")
 MODEL_FILE = "model.pt"
 
 
-def _lstm_module(model, cfg: DictConfig, ctx: RunContext) -> TranslationModule:
-    return TranslationModule(model, float(cfg.mapping.alpha), lr=float(cfg.task.lr), ctx=ctx,
-                             lr_rule=str(cfg.task.get("lr_rule", "best")))
-
-
-def _transformer_module(model, cfg: DictConfig, ctx: RunContext) -> TransformerModule:
-    tc = cfg.task
-    return TransformerModule(model, float(cfg.mapping.alpha), lr=float(tc.lr), ctx=ctx,
-                             warmup_steps=int(tc.warmup_steps), alpha_lr=tc.get("alpha_lr"))
-
-
-# task.name -> the LightningModule's builder
-MODULES = {"translation": _lstm_module, "transformer_translation": _transformer_module}
+# task.name -> the LightningModule
+MODULES = {"translation": TranslationModule, "transformer_translation": TransformerModule}
 
 
 def data_record(data: MTData) -> dict:
@@ -109,34 +98,34 @@ def _normalizers(model) -> dict[str, str]:
 
 # ------------------------------------------------------------------ task entry
 def run(cfg: DictConfig, ctx: RunContext) -> dict:
-    data = mt_data.prepare_data(settings.mt_data(cfg), ctx.path("vocab.json"))
-    tc, options = cfg.task, settings.loader_options(cfg)
-    batch_tokens = tc.get("batch_tokens")
-    train_dl = mt_data.train_loader(data, None if batch_tokens is not None else int(tc.batch_size),
-                                    None if batch_tokens is None else int(batch_tokens), int(cfg.seed), options)
-    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, int(tc.decode_batch_size), options=options)
-    mcfg = model_config(settings.model_container(cfg), data.src, data.tgt)
+    # the config stops here: resolved once into plain values, read into typed settings; nothing below sees it
+    device = job_device(cfg)
+    values = OmegaConf.to_container(cfg, resolve=True)
+    s = settings.translation(values)
+    data = mt_data.prepare_data(s.data, ctx.path("vocab.json"))
+    train_dl = mt_data.train_loader(data, s.batch_size, s.batch_tokens, s.seed, s.loader)
+    val_dl = mt_data.loader(data.val_ds, data.src, data.tgt, s.decode_batch_size, options=s.loader)
+    mcfg = model_config(s.model, data.src, data.tgt)
     model = build_model(mcfg)
-    module = MODULES[str(cfg.task.name)](model, cfg, ctx)
+    module = MODULES[s.task](model, s.alpha, ctx=ctx, **s.module)
     if isinstance(module, TransformerModule):
-        return _transformer(cfg, ctx, data, train_dl, val_dl, mcfg, model, module)
-    return _lstm(cfg, ctx, data, train_dl, val_dl, mcfg, model, module)
+        return _transformer(s, device, ctx, data, train_dl, val_dl, mcfg, model, module)
+    return _lstm(s, ctx, data, train_dl, val_dl, mcfg, model, module)
 
 
-def _lstm(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict:
-    alpha, attn_alpha = float(cfg.mapping.alpha), float(cfg.mapping.attn_alpha)
+def _lstm(s: TranslationSettings, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict:
+    alpha, attn_alpha = s.alpha, s.attn_alpha
     log.info("α=%g attn α=%g", alpha, attn_alpha)
-    fitted = loop.fit(module, train_dl, val_dl, settings.fit_settings(cfg), ctx)
+    fitted = loop.fit(module, train_dl, val_dl, s.fit, ctx)
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
     save_model(ctx.path(MODEL_FILE), model, mcfg, data.src, data.tgt, alpha, attn_alpha, [data.src_lang, data.tgt_lang])
 
-    metrics, test_extra, extra_sets = test_all(settings.beam_settings(cfg), data, Seq2SeqStepModel(model, alpha),
-                                               ctx.run_dir / TRANSLATIONS)
+    metrics, test_extra, extra_sets = test_all(s.beam, data, Seq2SeqStepModel(model, alpha), ctx.run_dir / TRANSLATIONS)
     sp_metrics, sp_extra = teacher_forced_sparsity(model, val_dl, alpha, data.tgt.pad_id)
     te_src, te_tgt = data.prep.splits["test"]
-    auto = autocomplete_examples(model, alpha, te_src, te_tgt, data.src, data.tgt, int(cfg.task.n_autocomplete),
-                                 cfg.task.get("autocomplete_max_candidates"))
+    auto = autocomplete_examples(model, alpha, te_src, te_tgt, data.src, data.tgt, s.n_autocomplete,
+                                 s.autocomplete_max_candidates)
     ctx.path("autocomplete.json").write_text(json.dumps(auto, ensure_ascii=False, indent=1))
     metrics.update(sp_metrics)
     metrics.update(training_metrics(module, fitted, data))
@@ -146,28 +135,28 @@ def _lstm(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module) -> dict
             "extra": extra}
 
 
-def _transformer(cfg, ctx, data: MTData, train_dl, val_dl, mcfg, model, module: TransformerModule) -> dict:
-    tc = cfg.task
+def _transformer(s: TranslationSettings, device, ctx, data: MTData, train_dl, val_dl, mcfg, model,
+                 module: TransformerModule) -> dict:
     n_params = sum(p.numel() for p in model.parameters())
     log.info("transformer: %d parameters; normalizers %s", n_params, _normalizers(model))
-    trajectory = AlphaTrajectory(every_n_steps=int(tc.alpha_every))
+    trajectory = AlphaTrajectory(every_n_steps=s.alpha_every)
     pieces = _val_pieces(data)
     # the same statistics before training: the reports judge each claim against its value at step 0. On a GPU
     # job this pass runs on the process's own GPU, where Lightning would move the model anyway: on the CPU it cost
     # a paper-size job 2 min 38 s before its first step (the H200 check). It stays before fit, not in a hook, so
     # that a resumed job does not take its "step 0" from the resumed weights.
-    model.to(job_device(cfg))
+    model.to(device)
     heads_initial = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, n_examples=0)
-    fitted = loop.fit(module, train_dl, val_dl, settings.fit_settings(cfg), ctx, callbacks=[trajectory])
+    fitted = loop.fit(module, train_dl, val_dl, s.fit, ctx, callbacks=[trajectory])
     if not fitted.is_global_zero:
         return {}           # DDP: evaluation runs once, on rank 0
     out_alpha = module.final_output_alpha()
     save_model(ctx.path(MODEL_FILE), model, mcfg, data.src, data.tgt, out_alpha, float("nan"),
                [data.src_lang, data.tgt_lang])
 
-    metrics, test_extra, extra_sets = test_all(settings.beam_settings(cfg), data, Seq2SeqStepModel(model, out_alpha),
+    metrics, test_extra, extra_sets = test_all(s.beam, data, Seq2SeqStepModel(model, out_alpha),
                                                ctx.run_dir / TRANSLATIONS)
-    heads = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, int(tc.n_attention_examples))
+    heads = analyze_heads(model, val_dl, *pieces, data.src_lang, data.tgt_lang, s.n_attention_examples)
     alphas = learned_alphas(model)
     metrics.update(training_metrics(module, fitted, data))
     metrics.update({"output_alpha": out_alpha, "n_params": float(n_params)})
