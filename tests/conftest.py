@@ -39,19 +39,21 @@ def device(request) -> torch.device:
     return torch.device(request.param)
 
 
-# The files that take longest, longest first (the sum of their --durations with 3 workers on 2 cores; the files that
-# compile kernels placed as a cold torch.compile cache makes them, as on a fresh CI machine). `make test` runs them
-# before all others (--dist loadfile --no-loadscope-reorder), so that no long file starts last and leaves a worker
-# idle at the end; the rest keep their collection order.
-LONGEST_FIRST = ("test_peters2019_pipeline.py", "test_ddp.py", "test_resume.py", "test_correia2019_pipeline.py",
-                 "test_martins2016_pipeline.py", "test_mappings_fullgraph.py", "test_trust.py", "test_mappings_compiled.py",
-                 "test_reports_correia2019.py", "test_wandb_panels.py", "test_compile_cache.py", "test_pipeline_slurm.py",
-                 "test_errors.py", "test_sigterm.py", "test_job_ids.py", "test_mappings_oracle.py",
-                 "test_committed_correia2019_cpu.py", "test_committed_peters2019_cpu.py", "test_terminal_job.py",
-                 "test_mappings_reference_failures.py", "test_kernels_entmax_blocked.py", "test_user_install.py",
-                 "test_docs.py", "test_mappings_syncs.py", "test_restore.py", "test_tensorboard.py",
-                 "test_data_excerpts.py", "test_configs.py", "test_reports_common.py", "test_reports_golden.py",
-                 "test_engine.py", "test_mt_translation.py", "test_kernels_entmax_attention.py")
+# The files that take longest, longest first (their CPU seconds in a full run with a cold torch.compile cache, as on
+# a fresh CI machine, with 3 workers on 2 cores; tests/e2e files that wait on their subprocesses placed by their
+# wall time). `make test` runs them before all others (--dist loadfile --no-loadscope-reorder), so that no long
+# file starts last and leaves a core idle at the end; the rest keep their collection order.
+LONGEST_FIRST = ("test_mappings_fullgraph.py", "test_ddp.py", "test_mappings_compiled.py", "test_resume.py",
+                 "test_peters2019_pipeline.py", "test_correia2019_pipeline.py", "test_martins2016_pipeline.py",
+                 "test_trust.py", "test_reports_correia2019.py", "test_wandb_panels.py",
+                 "test_committed_peters2019_cpu.py", "test_job_ids.py", "test_pipeline_slurm.py", "test_terminal_job.py",
+                 "test_kernels_entmax_blocked.py", "test_user_install.py", "test_committed_correia2019_cpu.py",
+                 "test_docs.py", "test_errors.py", "test_compile_cache.py", "test_restore.py",
+                 "test_mappings_support_size.py", "test_tensorboard.py", "test_data_excerpts.py", "test_configs.py",
+                 "test_reports_golden.py", "test_reports_common.py", "test_sigterm.py", "test_mt_translation.py",
+                 "test_mappings_reference_failures.py", "test_committed_reports.py", "test_profile_overlays.py",
+                 "test_benchmark_order.py", "test_compile_counts.py", "test_kernels_transformer.py",
+                 "test_snli_task.py", "test_wandb_media.py", "test_engine.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -122,6 +122,23 @@ def test_fullgraph_inductor_learned_alpha_layer():
     _check("Entmax learned alpha per head", "inductor")
 
 
+@pytest.mark.slow
+def test_fullgraph_inductor_entmax15_plus_sparsemax():
+    """entmax15 and sparsemax (the reference package breaks the graph on both) through inductor, forward and
+    backward; in this file so that its worker pays inductor's start-up once, with the layer above."""
+    torch._dynamo.reset()
+
+    def both(v):
+        return M.entmax15(v) + M.sparsemax(v, dim=0)
+
+    x = (torch.randn(6, 10, generator=torch.Generator().manual_seed(0)) * 2).requires_grad_(True)
+    y = torch.compile(both, fullgraph=True)(x)
+    (g,) = torch.autograd.grad(y.pow(2).sum(), x)
+    (g_eager,) = torch.autograd.grad(both(x).pow(2).sum(), x)
+    torch.testing.assert_close(y, both(x), atol=1e-6, rtol=0)
+    torch.testing.assert_close(g, g_eager, atol=1e-5, rtol=0)
+
+
 def test_traced_iteration_counts_cover_eager():
     """The fixed step counts of the traced generic path reach the eager loop's answer (float64, alpha > 2)."""
     torch.manual_seed(1)
