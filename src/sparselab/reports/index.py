@@ -1,10 +1,4 @@
-"""What a report directory shows beside its tables: provenance, ``runs.jsonl`` and ``index.html``.
-
-``index.html`` is the page a reader browses: every Markdown report rendered inline (converted with
-the ``markdown`` library), every PNG figure as an image, CSV files as tables, and the provenance of
-the runs behind them (commits, dates, config hashes). It names run directories relative to the runs
-root and never prints an absolute path of the machine that wrote it.
-"""
+"""What a report directory shows beside its tables: provenance, ``runs.jsonl`` and ``index.html``."""
 from __future__ import annotations
 
 import csv
@@ -166,8 +160,7 @@ SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training s
 
 
 def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], profile: str | None) -> str:
-    """The top of the index: the smoke caveat, how many planned jobs were found, and the verdict counts and rows of
-    the typed claims (:mod:`.claims`) that ``claims.md`` renders, linked to that file's section."""
+    """The top of the index: the smoke caveat, the planned jobs found, and the typed claims' verdicts."""
     from .claims import counts
     esc = html.escape
     parts = ["<section id='summary'><h2>Summary</h2>"]
@@ -191,13 +184,9 @@ def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], p
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
                 recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None,
                 profile: str | None = None, claims: Sequence[Any] = ()) -> Path:
-    """index.html: a summary (:func:`summary_html`, of the typed ``claims``), then every report file of a pipeline rendered inline, with the
-    provenance of its runs.
+    """index.html: the summary, every report file inline with its runs' provenance; ``notes``: Markdown.
 
-    ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown. An item whose file is
-    not in ``out_dir`` (a profile or an ``--only`` run that does not write it, a benchmark not run yet) gets no
-    link and no section: it is named once, as text, under "not in this folder".
-    """
+    An item whose file is not in ``out_dir`` gets no section: it is named once under "not in this folder"."""
     runs = runs_root() if runs is None else runs
     out_dir = Path(out_dir)
     esc = html.escape

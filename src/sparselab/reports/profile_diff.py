@@ -1,11 +1,4 @@
-"""Where the runs of one profile differ from what another profile (by default ``paper``) would run.
-
-The other profile's job config is composed from ``conf/`` (the experiment with ``profile=<other>``), and its
-sweep is the experiment's own ``hydra.sweeper.params`` (the paper plans add no overrides). The runs' side is
-read from their records: for a key the experiment sweeps, the set of values the records hold; for any other
-key of the compared config groups, the value the records share. Reports list the differences in their header,
-so a reader of a ``cpu`` report sees everything the ``paper`` profile would change.
-"""
+"""Where the runs of one profile differ from what another profile (by default ``paper``) would run."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
@@ -77,8 +70,7 @@ def sweep_values(spec: str) -> set:
 
 def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str] = GROUPS,
                 ignore: Sequence[str] = ()) -> list[str]:
-    """``key: ours X, <other profile> Y`` for every key of ``groups`` (and every swept key) where the records'
-    values are not the other profile's. Keys in ``ignore`` (or under them) are skipped."""
+    """``key: ours X, <other profile> Y`` for every key of ``groups`` that differs; ``ignore`` skipped."""
     if not recs:
         return []
     other_name = other.profile.name

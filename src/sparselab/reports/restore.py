@@ -28,8 +28,7 @@ PAPERS = ("martins2016", "peters2019", "correia2019")
 
 
 def restore_bleu_files(rec: dict, report: Path, stem: Callable[[dict, str], str]) -> int:
-    """Copy the run's committed hypothesis and reference files (``bleu_files/<stem>.<kind>.<side>.txt``) back to
-    where its record names them; a paper's ``restore_files`` calls this with its own file stem."""
+    """Copy the run's committed BLEU files back to where its record names them."""
     n = 0
     for set_name, files, _ in run_sets(rec):
         for kind in ("detok", "tok"):
@@ -45,8 +44,7 @@ def restore_bleu_files(rec: dict, report: Path, stem: Callable[[dict, str], str]
 
 
 def names(rec: dict) -> set[str]:
-    """What ``--skip`` may call a committed run: its identity, or the name of the folder it is restored to (the
-    identity it was written under, which ``runs.jsonl`` shows as ``config_hash``)."""
+    """What ``--skip`` may call a committed run: its identity or the folder it is restored to."""
     return {record.identity(rec), Path(rec["run_dir"]).name}
 
 

@@ -1,19 +1,4 @@
-"""The one command line behind every ``pipelines/<paper>.py``: run the paper's plan, then report.
-
-A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profile) and calls
-:func:`main` with the paper's report module (``sparselab.reports.<paper>``)::
-
-    python pipelines/<paper>.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
-                                [--launcher slurm --set hydra.launcher.partition=gpu --set trainer=ddp ...]
-
-Sweeps run in a subprocess through ``python -m sparselab.run -m`` (a sequential plan's sweeps all in one,
-``python -m sparselab.sweeps``); finished jobs with an unchanged
-config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
-Under the local ``parallel`` launcher with N jobs, the plan runs in N lanes side by side (:func:`run_lanes`), so
-no slot idles while the last job of a sweep ends. ``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
-(``slurm``: each job a SLURM job) all sweeps are submitted at once, and the report is written when every job
-has ended. ``--set`` adds overrides that say where jobs run, never what they compute (:data:`WHERE_KEYS`).
-"""
+"""The one command line behind every ``pipelines/<paper>.py``: run the paper's plan, then report (docs/running.md)."""
 from __future__ import annotations
 
 import argparse
@@ -46,9 +31,7 @@ class PipelineError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    """What one profile runs: sweeps ``(experiment, overrides)`` in order, the Hydra launcher
-    (``None``: the in-process basic launcher) and options the paper's report reads (e.g. which
-    settings were run, so that the others show as "not run in this profile")."""
+    """What one profile runs: sweeps ``(experiment, overrides)`` in order, the launcher, the report's options."""
 
     sweeps: Sequence[tuple[str, Sequence[str]]]
     launcher: str | None = None
@@ -90,8 +73,7 @@ def launcher_options() -> list[str]:
 
 
 def launcher_overrides(launcher: str | None, jobs: int | None, chosen: str | None = None) -> list[str]:
-    """Hydra launcher overrides for a plan; ``--jobs 1`` means the in-process basic launcher. ``chosen`` (the
-    command line's ``--launcher``) replaces the plan's own."""
+    """Hydra launcher overrides; ``--jobs 1`` is the basic launcher; ``chosen`` replaces the plan's."""
     launcher = chosen or launcher
     if not launcher or launcher == "basic" or (launcher == "parallel" and jobs is not None and jobs <= 1):
         return []
@@ -128,15 +110,13 @@ def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), mu
 
 def start_sweeps(sweeps: Sequence[tuple[str, Sequence[str]]], profile: str,
                  runs: str | os.PathLike | None = None) -> subprocess.Popen:
-    """The sweeps in order in one subprocess (``python -m sparselab.sweeps``, which prints each sweep's command as
-    it starts it): a sweep's own process would pay Python, torch and Lightning's start-up again."""
+    """The sweeps in order in one subprocess (``python -m sparselab.sweeps``): one start-up only."""
     return _start([sys.executable, "-m", "sparselab.sweeps",
                    json.dumps([sweep_args(e, profile, o, runs=runs) for e, o in sweeps])])
 
 
 def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
-    """Wait for every sweep; then raise with the first failing one's exit status. Each sweep prints its own
-    one-line error (or, with HYDRA_FULL_ERROR=1, the traceback): the pipeline only passes the status on."""
+    """Wait for every sweep; then raise the first failing one's exit status (each prints its own error)."""
     try:
         codes = [proc.wait() for proc in procs]
     except KeyboardInterrupt:
@@ -161,11 +141,7 @@ def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
 
 def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
              only: Sequence[str] = (), launcher: str | None = None, extra: Sequence[str] = ()) -> None:
-    """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
-    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are.
-    ``launcher`` replaces the plan's launcher; under a submitit one every sweep is submitted at once (the jobs
-    queue on the cluster, not here), those of ``plan.last`` once the others have ended, and this returns when all
-    have ended. ``extra``: ``--set`` overrides."""
+    """Run the plan's sweeps (``only``: of these experiments); ``launcher`` replaces the plan's; ``extra``: --set."""
     check_only(plan, profile, only)
     check_set(extra)
     where = [*launcher_overrides(plan.launcher, jobs, launcher), *extra]
@@ -182,14 +158,12 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
 
 
 def phases(todo: Sequence[tuple[str, Sequence[str]]], last: Sequence[str]) -> tuple[list, list]:
-    """The sweeps in two phases, each in plan order: the sweeps of ``last`` (ensembles, which load other jobs'
-    models) start only once every other sweep has ended."""
+    """The sweeps in two phases: those of ``last`` (ensembles) once every other has ended."""
     return [s for s in todo if s[0] not in last], [s for s in todo if s[0] in last]
 
 
 def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()) -> int:
-    """Lanes for a plan: the local parallel launcher's job count (``--jobs``, else its config's ``n_jobs``); 1 for
-    any other launcher, or when ``--set`` tunes the launcher itself (then each sweep goes to joblib as before)."""
+    """Lanes: the parallel launcher's job count; 1 for any other launcher or when --set tunes it."""
     if launcher != "parallel" or any(o.startswith("hydra.launcher.") for o in extra):
         return 1
     if jobs is None:
@@ -201,11 +175,7 @@ def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()
 
 def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: str, runs=None,
               extra: Sequence[str] = (), last: Sequence[str] = ()) -> None:
-    """Run the sweeps in ``lanes`` lanes side by side. Each lane runs every sweep in order, one job at a time (Hydra's
-    basic launcher), and skips a job another lane holds (the job's lock, ``sparselab.engine.execute``); so when one
-    lane reaches a sweep's last job the other starts the next sweep instead of waiting (joblib per sweep leaves a
-    slot idle there). Sweeps of ``last`` read earlier jobs' runs: they start when every lane has ended the others.
-    The first failing sweep's status is raised once every lane has stopped; a lane starts nothing after a failure."""
+    """Run the sweeps in ``lanes`` lanes, each job once (its lock), so no slot idles at a sweep's end."""
     first, then = phases(todo, last)
     order, n_first = [*first, *then], len(first)
     barrier = threading.Barrier(lanes)
@@ -246,8 +216,7 @@ def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: st
 
 
 def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: str | None) -> None:
-    """The plan's benchmark (``--benchmark``), its progress on the terminal, its file into the report folder being
-    built (``target``: never the committed one unless ``--out`` or ``--replace-committed`` chose it)."""
+    """The plan's benchmark, its file into ``target`` (the folder being built)."""
     if not plan.benchmark:
         print(f"[{paper}] --benchmark: the {profile} plan has no benchmark; nothing to run", flush=True)
         return
@@ -288,8 +257,7 @@ def report_path(paper: str, profile: str, out: str | os.PathLike | None = None) 
 
 
 def is_committed(folder: Path) -> bool:
-    """Whether ``folder`` holds files git tracks (a report committed with the project). Without git (an archive
-    of the project), any file in it counts: the folder is then treated as committed."""
+    """Whether ``folder`` holds files git tracks (without git: any file counts)."""
     folder = Path(folder)
     if not folder.is_dir():
         return False
@@ -305,9 +273,7 @@ def is_committed(folder: Path) -> bool:
 
 def choose_target(paper: str, profile: str, out: str | os.PathLike | None, replace_committed: bool,
                   runs: Path) -> Path:
-    """Where the report goes: ``--out``; else ``reports/<paper>/<profile>/``, unless that folder is the committed
-    report and ``--replace-committed`` is not given: then ``<runs>/reports/<paper>/<profile>/`` (said in one line),
-    so that no run rewrites the project's committed results unasked."""
+    """``--out``; else ``reports/<paper>/<profile>/``, unless committed: then under the runs folder."""
     if out:
         return Path(out)
     default = report_path(paper, profile)
@@ -359,10 +325,7 @@ def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
 
 def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | None = None,
          description: str | None = None) -> int:
-    """Parse the command line, run the profile's plan (unless ``--report-only``), write the reports.
-
-    User errors print one ``error:`` line and return 2; Ctrl-C returns 130 with one line.
-    """
+    """Parse the command line, run the plan (unless ``--report-only``), report; user errors return 2."""
     try:
         return _main(report, plans, argv, description)
     except PipelineError as err:

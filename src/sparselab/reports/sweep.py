@@ -167,8 +167,7 @@ def pooled(sweep: Sweep) -> dict[str, list[Any]]:
 
 
 def not_finished(sweep: Sweep) -> list[list[str]]:
-    """Rows (by values, seed, status, run, error) for records that are not finished, and grid points
-    (the product of the swept values and the seeds seen) that have no record."""
+    """Rows for records not finished, and grid points (swept values × seeds seen) with no record."""
     rows = [[*map(_md, r["key"]), _md(r["seed"]), r["status"] if r["status"] != "running" else
              "running (or killed)", _md(r["run"]), _md(r["error"] or NONE)]
             for r in sweep.runs if r["status"] != "finished"]
@@ -220,8 +219,7 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
 
 
 def plot(sweep: Sweep, metric: str, path: Path) -> Path:
-    """``metric`` against the first --by key (numeric axis when every value is a number), one line per
-    value of the other --by keys: mean with a one-std error bar, and each finished run as a dot."""
+    """``metric`` against the first --by key, one line per other value: mean ± std, each run a dot."""
     plt = plots.pyplot()
     xs = sorted({k[0] for k in sweep.groups}, key=_order)
     numeric = all(_is_number(x) for x in xs)

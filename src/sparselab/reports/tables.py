@@ -53,8 +53,7 @@ def delta(ours: float | None, ref: float | None) -> float | None:
 
 
 def lr_schedule(rec) -> tuple[Any, Any]:
-    """(number of validations that lowered the learning rate, the last learning rate) from the record's history
-    (each validation stores the rate after its scheduling decision); NONE where the history has no rates."""
+    """(validations that lowered the learning rate, the last rate) from the history; NONE without rates."""
     lrs = [h["lr"] for h in rec.get("extra", {}).get("history", []) if h.get("lr") is not None]
     if not lrs:
         return NONE, NONE

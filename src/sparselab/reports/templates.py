@@ -1,9 +1,4 @@
-"""The prose of the reports, kept in Markdown templates beside the module of their artefact (package data).
-
-``<module>.md`` holds that module's snippets: a line ``<!-- name -->`` starts each, which runs to the next such line;
-its trailing newlines are dropped (the code lays out the blank lines between blocks). Placeholders are
-``str.format``'s (``{level:g}``); ``{{`` and ``}}`` are literal braces.
-"""
+"""The prose of the reports: ``<module>.md`` beside each module, snippets after ``<!-- name -->`` lines."""
 from __future__ import annotations
 
 import re
@@ -27,7 +22,6 @@ def prose(package: str, name: str, key: str, /, **values: Any) -> str:
 
 
 def template(module: str) -> Callable[..., str]:
-    """``prose`` for the template beside ``module`` (its ``__name__``): ``text = template(__name__)``, then
-    ``text("intro", n=3)``."""
+    """``prose`` for the template beside ``module``: ``text = template(__name__)``."""
     package, _, name = module.rpartition(".")
     return partial(prose, package, name)

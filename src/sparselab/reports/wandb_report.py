@@ -88,8 +88,7 @@ def build(paper: str, profile: str = "cpu", entity: str = "", project: str = "sp
 
 # ---------------------------------------------------------------- outline
 def axes(panel) -> tuple[list, list]:
-    """(x, y) of a panel: the metrics (``wr.Config``, ``wr.SummaryMetric``, key names) on each axis; a LinePlot
-    with a regex has no y metric (it reads ``metric_regex``)."""
+    """(x, y) metrics of a panel; a LinePlot with a regex has no y metric."""
     if isinstance(panel, wr.LinePlot):
         return [panel.x], [] if panel.metric_regex else list(panel.y)
     if isinstance(panel, wr.ScatterPlot):
@@ -105,9 +104,7 @@ def axes(panel) -> tuple[list, list]:
 
 
 def panel_keys(panel) -> list[tuple[str, str]]:
-    """``[(where, key)]`` a panel reads: ``where`` is ``config`` (a config value), ``summary`` (the run summary),
-    ``history`` (logged over steps: scalars, histograms, images, tables) or ``regex`` (every history key that
-    matches). The x-axis ``trainer/global_step`` is Lightning's and left out."""
+    """``[(where, key)]`` a panel reads (config, summary, history, regex); the x-axis step left out."""
     def one(m, default: str) -> tuple[str, str]:
         if isinstance(m, wr.Config):
             return "config", m.name
@@ -132,8 +129,7 @@ def _metric(m) -> str:
 
 
 def describe(panel) -> dict[str, str]:
-    """``{type, title, x, y, reads}`` of a panel: what it plots, with metric names as the runs log them, and the
-    logged keys it reads (:func:`panel_keys`)."""
+    """``{type, title, x, y, reads}`` of a panel."""
     x, y = axes(panel)
     regex = isinstance(panel, wr.LinePlot) and panel.metric_regex
     title = panel.title if getattr(panel, "title", None) else (
@@ -148,8 +144,7 @@ def panels(report: wr.Report) -> list[dict[str, str]]:
 
 
 def outline(report: wr.Report, profile: str) -> str:
-    """Markdown: the report's headings, text, run sets (filters, grouping) and panels, in order, each panel with
-    the logged keys it reads."""
+    """Markdown: the report's headings, text, run sets and panels, each with the keys it reads."""
     lines = [f"# W&B report: {report.title}", "",
              f"Project `{report.entity or '<default entity>'}/{report.project}`. {report.description}. This is the "
              "offline outline of the report; `WANDB_MODE=online` with an API key saves it to W&B "

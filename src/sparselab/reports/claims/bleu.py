@@ -17,8 +17,7 @@ def _lines(path: Path) -> list[str]:
 
 
 def pair(ref: Path, hyp_a: Path, hyp_b: Path) -> tuple[float, float, float]:
-    """(BLEU a − BLEU b, the variance of that difference over sacrebleu's paired resamples of the test sentences,
-    sacrebleu's paired-bootstrap p of a against the baseline b). Tokenized BLEU (``tokenize=none``), as ``bleu_tok``."""
+    """(BLEU a − BLEU b, its variance over sacrebleu's paired resamples, sacrebleu's paired p); tokenized BLEU."""
     _, (base, res) = mt_common.paired_bootstrap(ref, [hyp_b, hyp_a])
     metric, refs = BLEU(tokenize="none", force=True), [_lines(ref)]
     stats = [np.asarray(metric._extract_corpus_statistics(_lines(h), refs), dtype="float32") for h in (hyp_a, hyp_b)]

@@ -20,11 +20,7 @@ COLUMNS = ["claim (quoted, section)", "quantity", "ours (estimate, 95 % CI)", "p
 
 @dataclass(frozen=True)
 class Claim:
-    """One row: the paper's sentence (``quote``, ``section``) or, with ``ours``, a condition of this project (stricter
-    or weaker than the paper's, labelled "ours"); the quantity tested, our estimate with its 95 % interval, the paper's value, the test and its result
-    (p or interval, the margin where one applies), the verdict; ``reason`` says why a row is untested and
-    ``detect`` what the design can detect when it is inconclusive; ``quoted`` False: the paper's claim restated,
-    not its words."""
+    """One row: the paper's sentence (or, ``ours``, our own condition), the quantity, estimate, test and verdict."""
 
     quote: str
     section: str
@@ -80,15 +76,13 @@ def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
 
 
 def paper_page(method: str, lead: str, claims: Sequence[Claim]) -> str:
-    """A paper's ``claims.md``: ``lead`` (the paper, the profile, our data), then the tests in words (``method``: the
-    paper's claims module docstring, whose second paragraph states them), then every claim."""
+    """A paper's ``claims.md``: ``lead``, the tests in words (``method``), then every claim."""
     return render("The paper's claims, tested on our runs", lead + " ".join(method.split("\n\n")[1].split())
                   + " Sentences in quotation marks are the paper's; the others restate its claim.", claims)
 
 
 def summary(claims: Sequence[Claim]) -> str:
-    """The verdict counts and one line per claim: the block that each ``docs/<paper>.md`` repeats word for word
-    (a test holds them equal)."""
+    """The verdict counts and one line per claim (``docs/<paper>.md`` repeats it; a test holds them equal)."""
     n = counts(claims)
     head = f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in n.items()) + "."
     return head + "\n\n" + "".join(f"- **{c.verdict.value}**: {c.row()[0]}\n" for c in claims)

@@ -1,12 +1,6 @@
 """The side experiment behind a profile's α rule: α-entmax under the rule against α-entmax at α lr = lr.
 
-A profile whose α rule gives the learned α its own peak learning rate (``task.alpha_lr``, the cpu profile: α's
-summed learning rate over the budget equal to the paper profile's) keeps α-entmax at α lr = lr beside it, on the
-same seeds. The rule changes how far α can travel; it must not change the model's quality beyond the seed noise.
-Each quantity is compared with a standard test: tokenized BLEU by sacrebleu's paired bootstrap combined with the
-seed variance (as Table 1's claims), the rest by Welch's t over seeds; TOST at the claims' margins says whether the
-two are equivalent, and an inconclusive row gives the effect the design detects.
-"""
+The rule changes how far α can travel; it must not change the model's quality beyond the seed noise (TOST)."""
 from __future__ import annotations
 
 import math

@@ -1,5 +1,4 @@
-"""What every Correia, Niculae & Martins (2019) report starts with: the profile's settings read from the run
-configs (model, training, decoding), the scaling rule against the paper profile, and the directions not run."""
+"""What every Correia report starts with: the profile's settings from the run configs, and its scaling rule."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -66,8 +65,7 @@ def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[
 
 def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any],
                rule_line: str = "") -> list[str]:
-    """The profile's scale in words, read from the run configs (the plan says only what was run); the α lines from
-    a run that learns α. ``rule_line``: the α rule's side experiment in one line."""
+    """The profile's scale in words, read from the run configs; ``rule_line``: the α rule's side experiment."""
     if not recs:
         return [f"profile `{profile}`: no finished runs yet"]
     c = next((r for r in recs if variant_of(r) in LEARNED), recs[0])["config"]

@@ -1,11 +1,4 @@
-"""Head roles of Correia, Niculae & Martins (2019), §5.2, from the run records (``head_roles.md``).
-
-The statistics are computed by the task on the validation set (:mod:`sparselab.analysis.head_roles`, stored in
-``extra.heads``): per self-attention head the mean weight on the previous / next token and the share of queries
-whose largest weight is there (``positional``), the BPE-merging score (``bpe_merging``, over ``bpe_words``
-multi-piece words) and the interrogation score (``interrogation``, over ``interrogation_queries`` question words).
-Here they are read back per run of the analysed direction, with the paper's values from papers.yaml.
-"""
+"""Head roles of Correia et al. (2019), §5.2 (``head_roles.md``), from ``extra.heads`` of the analysed runs."""
 from __future__ import annotations
 
 from statistics import median
@@ -52,8 +45,7 @@ def _named(heads: Sequence[tuple[int, int, float]]) -> str:
 
 # ---------------------------------------------------------------- positional heads
 def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[list[Any]]:
-    """Per run and self-attention type, per offset: the positional heads (Voita et al.'s rule), their median
-    confidence, the paper's median (one per model), and the strongest head by argmax share."""
+    """Per run, self-attention type and offset: the positional heads, their median confidence, the paper's."""
     paper = ref.get("positional_head_confidence_median", {}) or {}
     rows = []
     for v, rs in runs.items():

@@ -1,13 +1,4 @@
-"""The front door of the Correia, Niculae & Martins (2019) reports, "Adaptively Sparse Transformers": which
-records, which artefact modules, which files; it computes and words nothing itself.
-
-:mod:`.table1` (BLEU, with the α rule's side experiment :mod:`.alpha_rule`), :mod:`.analysis` (Figures 2–6 and
-the numbers behind them, drawn by :mod:`.figures`), :mod:`.heads` (§5.2 head roles), the claims :mod:`.claims`, the
-W&B panels :mod:`.wandb` (``wandb_report.md``); :mod:`.header` words the profile's settings. The records come from
-:mod:`.runs`: without any under the runs root (a clone), those committed beside the report (``runs.jsonl`` +
-``run_extras.jsonl``, and ``bleu_files/``), which rebuild every file. Paper numbers come from ``papers.yaml`` only,
-in labelled reference columns.
-"""
+"""The front door of the Correia, Niculae & Martins (2019) reports: which records, modules and files."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -32,8 +32,7 @@ T2, F3, T3, T4 = "§4.2, Table 2", "§4.2, Figure 3", "§4.3, Table 3", "§4.3, 
 
 @dataclass(frozen=True)
 class Cell:
-    """One (dataset, metric) cell: each loss's test score (F1 points) and its bootstrap replicates (points; the
-    same resamples for every loss, so differences pair replicate by replicate). No replicates: noise unknown (0)."""
+    """One (dataset, metric) cell: each loss's F1 points and its paired bootstrap replicates (none: noise 0)."""
 
     name: str
     scores: Mapping[str, float]
@@ -255,8 +254,7 @@ def _diffs(pairs: Mapping[tuple[str, str], Paired], res, a: str, b: str) -> list
 
 
 def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> list[Claim]:
-    """``res``: :func:`.snli.select`; ``examples``: (variant, prediction, gold) of Table 4's examples, None when the
-    records that hold them are not here."""
+    """``res``: :func:`.table3.select`; ``examples``: (variant, prediction, gold) of Table 4, or None."""
     out = []
     q = "test accuracy difference, paired by seed, each variant at its dev-chosen L2"
     d = _diffs({}, res, "sparse", "soft")

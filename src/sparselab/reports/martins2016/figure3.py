@@ -1,6 +1,4 @@
-"""Figure 3 of Martins & Astudillo (2016): mean squared error and Jensen-Shannon divergence of label proportions
-predicted with the softmax and sparsemax losses on synthetic documents, against the average document length, for K
-in {10, 50} labels and uniform / random mixtures (``figure3_label_proportions.png`` and ``.md``, the crossover)."""
+"""Figure 3 of Martins & Astudillo (2016): MSE and JS of predicted label proportions against document length."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,12 +1,4 @@
-"""The front door of the Martins & Astudillo (2016) reports, "From Softmax to Sparsemax": which records, which
-artefact modules, which files; it computes and words nothing itself.
-
-:mod:`.table2` (multi-label classification), :mod:`.figure3` (label proportions), :mod:`.table3` and :mod:`.table4`
-(SNLI attention, examples and heatmaps), the claims :mod:`.claims`, the W&B panels :mod:`.wandb`. The records come
-from :mod:`.runs` (every number from a run record of ``martins2016/table2_multilabel``,
-``martins2016/figure3_label_proportions`` and ``martins2016/table3_snli``); without any under the runs root (a clone),
-Table 2's committed records rebuild Table 2 and the claims.
-"""
+"""The front door of the Martins & Astudillo (2016) reports: which records, modules and files."""
 from __future__ import annotations
 
 import json
@@ -50,12 +42,8 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
                   ref: Mapping[str, Any] | None = None, reuters_msg: str | None = None) -> list[dict]:
     """Every report file of the paper in ``out``; returns the records behind them.
 
-    ``options["only"]`` (the pipeline's ``--only``) naming just the SNLI experiment rewrites the SNLI reports only
-    (their records in ``runs_snli.jsonl``): the Table 2 / Figure 3 files and their ``runs.jsonl`` are left as an
-    earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records.
-    Naming just Table 2 (or with no ``--only`` where the runs folder holds no Figure 3 / SNLI record, as in a clone
-    without run directories) rewrites Table 2 only, from its records (else those committed in ``out``), and leaves
-    the Figure 3 / SNLI files as they are (:func:`write_table2_only`)."""
+    ``--only`` SNLI rewrites the SNLI files only; Table 2 alone (or a clone without Figure 3 / SNLI records) rewrites
+    Table 2 only (:func:`write_table2_only`): the other files stay as an earlier run wrote them."""
     from ..records import runs_root
 
     runs = runs_root() if runs is None else runs
@@ -97,8 +85,7 @@ def write_snli(profile: str, out: Path, runs, ref: Mapping[str, Any]) -> tuple[l
 
 
 def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reuters_msg: str | None) -> list[dict]:
-    """Table 2 and its committed records (``runs_table2.jsonl``, ``run_extras_table2.jsonl``); ``runs.jsonl`` keeps
-    the other experiments' rows only (Table 2's are in its own file now); the index is rewritten."""
+    """Table 2 and its committed records; ``runs.jsonl`` keeps the other experiments' rows; the index."""
     recs2, red2, t2 = table2.write_table2(profile, out, runs, ref, reuters_msg)
     configs = Path(out) / "runs.jsonl"
     if configs.exists():
@@ -133,9 +120,7 @@ FIGURE3_METRICS = ("mse", "js", "mse_std", "js_std")
 
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
-    """Table 2 per (dataset, loss): the F1 scores, CV objective and chosen L2 / threshold per split;
-    Figure 3 per (K, mixture, L, loss): MSE and JS (mean and std over seeds); Table 3 per (attention, L2,
-    seed): dev / test accuracy and attention statistics."""
+    """Table 2 per (dataset, loss), Figure 3 per (K, mixture, L, loss), Table 3 per (attention, L2, seed)."""
     out = {}
     _, by = load_table2(runs, profile)
     for (d, l), r in sorted(by.items()):

@@ -1,7 +1,4 @@
-"""Table 2 of Martins & Astudillo (2016): micro-F1 and macro-F1 of linear multi-label classifiers trained with the
-logistic, softmax and sparsemax losses on scene, emotions, birds, CAL500 (+ Reuters RCV1-v2, not available here)
-and, as extra rows, yeast, enron, medical, bibtex, tmc2007-500 (``table2_multilabel.md``), with the protocol as run,
-the job times, per-label F1, the chosen hyper-parameters and the claims' rows."""
+"""Table 2 of Martins & Astudillo (2016): micro/macro-F1 of multi-label classifiers (``table2_multilabel.md``)."""
 from __future__ import annotations
 
 import os
@@ -26,9 +23,7 @@ CLAIMS_HEAD = ["## The paper's claims, checked on these runs (rows of `claims.md
 
 
 def reuters_status(root: str | os.PathLike | None = None) -> str:
-    """Why the paper's Reuters set has no row (the sweep does not run it), with the data root named ``<data root>``:
-    where it was looked for and the registry's note. No fetch command is named: the registry has no files for it,
-    so ``fetch`` refuses it."""
+    """Why Reuters has no row: where it was looked for and the registry's note (no fetch command exists)."""
     from sparselab.data import mulan, registry
     from sparselab.errors import MissingDataError
     from sparselab.locations import data_root
@@ -100,8 +95,7 @@ class F1Cells:
 
 
 def f1_cell(by, d: str, loss: str, metric: str, vals: Mapping[str, float], best: set, with_std: bool) -> str:
-    """One score cell: percent ``± the test-set bootstrap std`` (records without replicates: ``± std`` over outer
-    splits where there are several), bold if best."""
+    """One score cell: percent ± the bootstrap std (else the std over outer splits), bold if best."""
     if loss not in vals:
         return NONE
     s = pct(vals[loss])

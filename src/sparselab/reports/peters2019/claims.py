@@ -43,8 +43,7 @@ def signs(tests: Sequence[stats.Test], ps: Sequence[float]) -> V:
 
 
 def size(t: stats.Test, paper: float) -> V:
-    """A size claim: holds when the interval excludes 0 and holds the paper's size, does not hold when it excludes the
-    paper's size, inconclusive when it holds both."""
+    """A size claim: holds when the CI excludes 0 and holds the paper's size, fails when it excludes that size."""
     inside = t.ci[0] <= paper <= t.ci[1]
     return V.HOLDS if inside and t.ci[0] > 0 else V.INCONCLUSIVE if inside else V.FAILS
 
@@ -55,8 +54,7 @@ def _listing(labels, tests, ps) -> str:
 
 
 def _note(v: V, sd_df: tuple[float, float], n: tuple[int, int], paper: float | None) -> str:
-    """What an inconclusive row's design detects: ``n`` seeds of the compared cells, ``sd_df`` the pooled within-cell
-    SD and its degrees of freedom (the rows' t tests use them: stats.difference)."""
+    """What an inconclusive row detects: ``n`` seeds per cell, ``sd_df`` the pooled SD and its df."""
     return stats.power_note(*n, sd_df[0], paper, df=sd_df[1]) if v is V.INCONCLUSIVE else ""
 
 

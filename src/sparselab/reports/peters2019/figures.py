@@ -1,5 +1,4 @@
-"""The Peters inflection figures: accuracy by α (``accuracy_by_alpha.png``), the output support-size histogram
-(``support_histogram.png``) and every run's dev learning curve (``learning_curves.png``)."""
+"""The Peters inflection figures: accuracy by α, output support sizes, dev learning curves."""
 from __future__ import annotations
 
 from collections import defaultdict

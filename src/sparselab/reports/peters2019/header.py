@@ -1,5 +1,4 @@
-"""The header of every Peters report file: the profile's reductions and settings in words, read from the run configs
-(the plan says only what was run); :func:`inflection` for the inflection files, :func:`translation` for the MT ones."""
+"""The header of every Peters report file: the profile's reductions and settings, read from the run configs."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -65,8 +64,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
 
 
 def scaling_rule(recs: list[dict]) -> str:
-    """How the profile's protocol follows from the paper's: the cadence is kept in epochs, and the
-    updates between two validations it implies are read from the records."""
+    """The cadence is kept in epochs; the updates between two validations are read from the records."""
     c = recs[0]["config"]
     every = int(c["trainer"].get("check_val_every_n_epoch") or 1)
     n_train = [int(r["extra"]["n_train"]) for r in recs if r.get("extra", {}).get("n_train")]
@@ -103,8 +101,7 @@ def mt_reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
 
 
 def mt_scaling_rule(recs) -> str:
-    """How the cpu MT protocol follows from the paper's, per direction run, from the records: the epochs
-    of the reference budget, validations per budget, and early stopping in updates."""
+    """Per direction: the epochs of the reference budget, validations per budget, patience in updates."""
     parts = []
     for pair in sorted({r["config"]["data"]["pair"] for r in recs}):
         r = next(x for x in recs if x["config"]["data"]["pair"] == pair)

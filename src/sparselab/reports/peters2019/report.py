@@ -1,13 +1,4 @@
-"""The front door of the Peters, Niculae & Martins (2019) reports, "Sparse Sequence-to-Sequence Models": which
-records, which artefact modules, which files; it computes and words nothing itself.
-
-Inflection (CoNLL–SIGMORPHON 2018 task 1): :mod:`.table1`, :mod:`.sparsity`, :mod:`.examples`,
-:mod:`.per_language`, :mod:`.predictions`, :mod:`.figures`; machine translation: :mod:`.table2` (with
-:mod:`.significance` and :mod:`.convergence`), :mod:`.table3`, :mod:`.figure4`, :mod:`.figure2`; the claims:
-:mod:`.claims`. Figure 6 (training speed) is written by ``benchmarks/bench_mt_speed.py`` (``make bench-mt-speed``),
-not here. The records come from :mod:`.runs`: without any under the runs root (a clone), those committed beside the
-report (``runs*.jsonl`` + ``run_extras*.jsonl``, and ``bleu_files/``), which rebuild every file.
-"""
+"""The front door of the Peters, Niculae & Martins (2019) reports: which records, modules and files."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -66,8 +57,7 @@ ARTIFACTS = INFLECTION_ARTIFACTS + MT_ARTIFACTS
 
 
 def restore_files(rec, report: Path) -> int:
-    """A committed run's files back into its run directory (``sparselab.reports.restore``): the inflection runs'
-    predictions, the MT runs' BLEU hypotheses and references."""
+    """A committed run's files back in its run dir: predictions (inflection), BLEU files (MT)."""
     from ..restore import restore_bleu_files
 
     exp = rec["config"].get("experiment_name", "")
@@ -79,11 +69,7 @@ def restore_files(rec, report: Path) -> int:
 
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
-    """Every report file of the paper in ``out``; returns the records behind them.
-
-    ``options["only"]`` (the pipeline's ``--only``) naming just the MT experiment rewrites the MT reports only: the
-    inflection files in ``out`` (and their ``runs.jsonl``) are left as an earlier run of the pipeline wrote them, so
-    the translation part can be run and reported on a machine that does not hold the inflection run records."""
+    """Every report file in ``out``; returns the records. ``--only`` MT leaves the inflection files alone."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
@@ -114,8 +100,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
 
 
 def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
-    """(training, ensemble, baseline records per setting (None: no baseline in the plan), MT records, live): from the
-    runs folder; with none of the paper's there (a clone), from the records committed in ``out`` (``live`` False)."""
+    """(train, ensemble, baseline per setting, MT records, live) from the runs folder, else committed ones."""
     def records(stored=None):
         train, ens = R.collect(runs, profile, stored)
         baseline = R.collect_baseline(runs, profile, stored) if options.get("baseline") else None
@@ -135,8 +120,7 @@ def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
 
 def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, ref, train, ens, baseline,
                      recs) -> None:
-    """The inflection report files: Table 1, sparsity, examples, per-language CSV, predictions, figures, runs.jsonl
-    and its extras."""
+    """The inflection report files, ``runs.jsonl`` and its extras."""
     (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
@@ -154,9 +138,7 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
 
 def write_mt(profile: str, out: Path, options: Mapping[str, Any], runs=None, ref: Mapping[str, Any] | None = None,
              recs=None, live: bool = True) -> list[dict]:
-    """Every MT report file in ``out`` (not ``figure6_speed.md``: the benchmark writes it); returns the records
-    behind them. ``recs``: these records (default: :func:`runs.collect_mt`); ``live=False``: they are the ones
-    committed in ``out``, whose BLEU files are those of ``out/bleu_files/``."""
+    """Every MT report file but ``figure6_speed.md``; ``live=False``: ``recs`` are committed ones."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
@@ -183,8 +165,7 @@ MT_METRICS = ("bleu", "bleu_tok", "exact_share", "single_share", "attn_support",
 
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
-    """Per run (setting, α, attention α, seed; or the ensemble): the metrics Table 1 and the sparsity
-    report read, and per language the values of per_language.csv. Timings are left out."""
+    """Per run (or ensemble): Table 1's and the sparsity report's metrics, per language too; no timings."""
     train, ens = R.collect(runs, profile)
     out = {}
     for kind, src in (("table1", train), ("ensemble", ens)):

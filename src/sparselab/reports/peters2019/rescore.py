@@ -1,6 +1,6 @@
-"""``python -m sparselab.reports.peters2019.rescore reports/peters2019/<profile>``: re-score a Peters inflection
-report's gzipped test predictions with the shared task's official ``evalm.py`` (:mod:`.predictions`) and write
-``predictions/rescored.md``. Exit 0: every row agrees; 1: a row disagrees; 2: bad input (one ``error:`` line)."""
+"""``python -m sparselab.reports.peters2019.rescore reports/peters2019/<profile>``: re-score with ``evalm.py``.
+
+Writes ``predictions/rescored.md``. Exit 0: every row agrees; 1: a row disagrees; 2: bad input."""
 from __future__ import annotations
 
 import argparse

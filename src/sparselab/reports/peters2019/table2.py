@@ -1,8 +1,4 @@
-"""Table 2 of Peters et al. (2019): BLEU per direction × mapping (softmax α=1, 1.5-entmax, sparsemax α=2; the same
-α for attention and output), tokenized BLEU beside the paper's (tokenized multi-bleu) and detokenized SacreBLEU with
-its signature; mean ± std over seeds; out-of-domain extra test sets; the order of the mappings; whether each
-difference to 1.5-entmax exceeds test-set noise (:mod:`.significance`); each run's convergence (:mod:`.convergence`);
-the ``sacrebleu`` commands over ``bleu_files/`` that reproduce every cell (``table2_mt.md``)."""
+"""Table 2 of Peters et al. (2019): BLEU per direction × mapping (``table2_mt.md``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -121,10 +117,7 @@ def tokenization_lines(recs) -> list[str]:
 
 
 def copy_bleu_files(out: Path, recs, copy: bool = True) -> list[list[Any]]:
-    """Copy every Table 2 run's hypothesis and reference files into ``out/bleu_files/`` (names
-    ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind): file
-    stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it. ``copy=False``: committed records,
-    whose files are the ones already in ``out/bleu_files/``."""
+    """:func:`mt_common.copy_bleu_files` with the Table 2 runs' file names."""
     return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem, copy=copy)
 
 
