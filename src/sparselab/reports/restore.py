@@ -1,14 +1,7 @@
 """Put a committed report's runs back into a runs folder, so that a plan continued on a new machine (whose runs
 folder starts empty) skips the jobs it has already finished, and a report of old and new runs finds every file.
 
-    python -m sparselab.reports.restore peters2019 [--profile cpu] [--skip ID ...]
-
-Each committed record (``runs.jsonl`` joined with its extras) becomes ``<runs>/<run>/run.json``, marked
-``restored_from``; the files a report copies out of a run directory come back from the report folder: the BLEU
-hypotheses and references (``bleu_files/``) and, for Peters, the gzipped test predictions (each paper's
-``restore_files``). Trained models are
-not committed, so a restored run has none: an ensemble whose members must be loaded needs those members re-run
-(``--skip`` their identities). A run directory that already holds a record is left as it is.
+Trained models are not committed: an ensemble whose members must be loaded needs them re-run (``--skip`` them).
 """
 from __future__ import annotations
 

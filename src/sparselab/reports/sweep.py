@@ -1,19 +1,4 @@
-"""A table and a plot per metric for any hand sweep, from its run records alone (no W&B).
-
-``python -m sparselab.reports.sweep <runs folder> --by mapping.alpha [--by KEY ...] [--metric M ...] [--out DIR]``
-
-Reads every ``run.json`` under the folder (:func:`sparselab.engine.record.find`, any status), groups the
-finished runs by the values of the ``--by`` keys in each record's stored ``config`` (never by folder names),
-and writes to ``--out`` (default ``<runs folder>/sweep``). Point it at a folder that holds that sweep alone
-(give the sweep its own ``paths.runs=…``); runs of other settings that land in a group are named as pooled. It writes:
-
-- ``sweep.md``: per group n and, per metric, mean ± sample std (ddof 1) over the group's runs; the keys other
-  than the seed that differ inside a group (pooled); runs that failed, are still running (or were killed),
-  and points of the grid (the swept values × seeds) with no record at all;
-- ``sweep.csv``: the same numbers at full precision;
-- ``<metric>.png``: the metric against the first ``--by`` key, one line per value of the other keys, error bars
-  of one std and each run as a dot (none for a metric with the same value in every run: ``sweep.md`` names it).
-"""
+"""A table and a plot per metric for any hand sweep, from its run records alone (help: ``sweep.md``)."""
 from __future__ import annotations
 
 import argparse
@@ -31,6 +16,7 @@ from sparselab.engine import identity, record
 from sparselab import plots
 from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
+from sparselab.reports.templates import template
 
 SEED = "seed"
 # Keys that name where or how a run was written, not what it computed: never "pooled", never "varying".
@@ -264,7 +250,8 @@ def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sparselab.reports.sweep", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m sparselab.reports.sweep",
+                                 description=template("sparselab.reports.sweep")("help"),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", help="the sweep's runs folder (every run.json below it is read)")
     ap.add_argument("--by", action="append", required=True, metavar="KEY",

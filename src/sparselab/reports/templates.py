@@ -6,6 +6,8 @@ from functools import cache, partial
 from importlib import resources
 from typing import Any, Callable
 
+import yaml
+
 MARKER = re.compile(r"^<!-- (\w+) -->\n", re.M)
 
 
@@ -25,3 +27,15 @@ def template(module: str) -> Callable[..., str]:
     """``prose`` for the template beside ``module``: ``text = template(__name__)``."""
     package, _, name = module.rpartition(".")
     return partial(prose, package, name)
+
+
+@cache
+def data(package: str, name: str) -> Any:
+    """The YAML file ``name`` beside the modules of ``package`` (package data)."""
+    return yaml.safe_load(resources.files(package).joinpath(f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def artifacts(package: str, group: str | None = None) -> list[tuple[str, str, str]]:
+    """A paper's ``artifacts.yaml``: index.html's (name, file, description) items (of ``group``, where it has groups)."""
+    items = data(package, "artifacts")
+    return [tuple(x) for x in (items[group] if group else items)]

@@ -1,31 +1,4 @@
-"""W&B Reports of every paper's sweeps, built with the official ``wandb-workspaces`` library.
-
-``python -m sparselab.reports.wandb_report <paper> [--profile P] [--entity E] [--project P] [--out DIR]``
-(``make wandb-report PAPER=peters2019 PROFILE=cpu``)
-
-* Offline (``WANDB_MODE`` unset, ``offline`` or ``disabled``; the project's default): builds the
-  ``wandb_workspaces.reports.v2.Report`` and writes an outline of its blocks and panels to
-  ``reports/<paper>/<profile>/wandb_report.md``. Serialising or saving a report resolves its run sets through the
-  W&B API, which needs a login (STACK.md), so offline the outline is all there is.
-* Online (``WANDB_MODE=online`` and an API key): writes the outline too, saves the report and prints its URL.
-
-Run sets select runs by W&B group (the experiment name, ``engine.wandb_run``) and ``profile.name``. The panels
-plot what the runs log, one key per quantity: Lightning logs ``train_loss``, ``val_loss``, ``val_acc`` against
-``trainer/global_step``; the engine writes a record's final metrics into the run summary (``acc``, ``bleu``,
-``bleu_tok``, ``attn_support``, ``mse``, ``micro_f1`` ...) and its example tables (``examples/inflection``,
-``examples/autocomplete``, ``examples/snli_attention``, ``label_proportions/per_seed``) and the SNLI attention
-figure (``attention/examples``) at the end (``sparselab.engine.media``); at every validation
-:class:`sparselab.training.validation_media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
-``attn_support_hist``, ``out_support_hist``, ``attended_words_hist``), the attention maps of fixed validation
-sentences (``attention/maps``) and a learned attention α (``alpha/attention.normalizer``); the Correia task logs
-``js/<kind>/l<layer>`` and ``density/<kind>/l<layer>``
-(:class:`sparselab.training.transformer_module.TransformerModule`) and ``alpha/<kind>/l<layer>/h<head>``
-(:class:`sparselab.training.alpha_trajectory.AlphaTrajectory`).
-
-:func:`panel_keys` names the logged key each panel reads (the outline lists them);
-``tests/reports/test_wandb_panels.py`` checks every one against offline smoke runs (``tests/support.py`` reads
-a run's ``.wandb`` file back with ``wandb leet inspect --json``).
-"""
+"""W&B Reports of every paper's sweeps, built with ``wandb-workspaces`` (help: ``wandb_report.md``)."""
 from __future__ import annotations
 
 import argparse
@@ -39,6 +12,7 @@ import wandb_workspaces.reports.v2 as wr
 from wandb_workspaces import expr
 
 from sparselab.reports.runner import PROFILES, report_dir
+from sparselab.reports.templates import template
 
 STEP = "trainer/global_step"   # the x-axis of everything Lightning's WandbLogger logs
 OFFLINE_MODES = ("offline", "disabled", "dryrun")
@@ -174,7 +148,8 @@ def publish(report: wr.Report) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=template("sparselab.reports.wandb_report")("help"),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paper", choices=list(PAPERS))
     ap.add_argument("--profile", default="cpu", choices=list(PROFILES))
     ap.add_argument("--entity", default=os.environ.get("WANDB_ENTITY", ""),

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..tables import md_table
+from ..templates import template
 
 
 class Verdict(str, enum.Enum):
@@ -68,17 +69,17 @@ def untested(quote: str, section: str, quantity: str, reason: str, paper: str = 
     return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, ours=ours)
 
 
-
-
 def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
     """``claims.md``: a title, a paragraph, one table of every claim, and the state of the claims (:func:`summary`)."""
     return f"# {title}\n\n{intro}\n\n" + table(claims) + "\n## State of the claims\n\n" + summary(claims)
 
 
-def paper_page(method: str, lead: str, claims: Sequence[Claim]) -> str:
-    """A paper's ``claims.md``: ``lead``, the tests in words (``method``), then every claim."""
-    return render("The paper's claims, tested on our runs", lead + " ".join(method.split("\n\n")[1].split())
-                  + " Sentences in quotation marks are the paper's; the others restate its claim.", claims)
+def paper_page(module: str, profile: str, claims: Sequence[Claim]) -> str:
+    """A paper's ``claims.md``: the lead and the tests in words (the ``claims.md`` template beside ``module``)."""
+    text = template(module)
+    return render("The paper's claims, tested on our runs", text("lead", profile=profile) + " "
+                  + " ".join(text("method").split()) + " Sentences in quotation marks are the paper's; the others"
+                  " restate its claim.", claims)
 
 
 def summary(claims: Sequence[Claim]) -> str:

@@ -1,10 +1,4 @@
-"""Correia, Niculae & Martins (2019): every claim of §4–5 as a typed claim of the kit, decided on our records.
-
-BLEU pairs: sacrebleu's paired bootstrap combined with the seed variance, "no worse" by a non-inferiority test with a
-margin fixed here. Step 0 against the end: a paired bootstrap over the same heads (scipy). Shapes: the bimodality
-coefficient with its bootstrap interval against a uniform's. Layers, attention types: one-way ANOVA / Welch over
-heads, Holm within a claim. A condition of ours (a change from step 0, a threshold) is its own row, labelled ours.
-"""
+"""Correia, Niculae & Martins (2019): every claim of §4–5 as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import re
@@ -402,8 +396,7 @@ def claims(folder: Path, recs: Sequence[dict], stem, runs: Mapping[str, list[dic
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the "
-                      "paper's §5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). ", rows)
+    return paper_page(__name__, profile, rows)
 
 
 # ---------------------------------------------------------------- per head

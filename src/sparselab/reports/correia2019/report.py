@@ -14,29 +14,10 @@ from ..mt_common import BLEU_DIR, pair_of
 from ..numbers import pick
 from ..records import relative_run, runs_root, scrub
 from ..reference import reference
+from ..templates import artifacts
 
 __all__ = ["ARTIFACTS", "PAPER", "committed", "numbers", "restore_files", "write_reports"]
-ARTIFACTS = [
-    ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
-    ("Table 1 (BLEU)", "table1_bleu.md",
-     "tokenized BLEU beside the paper's, SacreBLEU with signatures, seeds, out-of-domain sets, convergence, "
-     "learned output α (beyond the paper), run speeds"),
-    ("Figures 2–6: numbers", "analysis.md",
-     "α trajectories and histograms, head density, JS per layer, learning curves, every head's α"),
-    ("Figure 2 (α trajectories)", "figure2_alpha_trajectories.png", "every head's learned α over training"),
-    ("Figure 3 (learned α)", "figure3_alpha_histograms.png", "histograms of the learned α per attention type"),
-    ("Figure 4 (head density)", "figure4_density_histograms.png", "head density, 1.5-entmax against α-entmax"),
-    ("Figure 5 (sorted head density)", "figure5_sorted_density.png", "each layer's head densities, sorted"),
-    ("Figure 6 (JS head diversity)", "figure6_js_per_layer.png", "JS head diversity per layer and model"),
-    ("Learning curves", "learning_curves.png", "validation token accuracy against training step, every run"),
-    ("Head roles (§5.2)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
-    ("Training speed", table1.SPEED, "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
-    ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
-    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
-    ("Run records", "run_extras.jsonl", "the rest of every run's record (per-head α at every recorded step, head "
-     "statistics at step 0 and at the end, validation curves): with runs.jsonl, `--report-only` rebuilds every "
-     "file here without run directories"),
-]
+ARTIFACTS = artifacts(__package__)
 
 
 def restore_files(rec, report: Path) -> int:

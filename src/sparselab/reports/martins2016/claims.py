@@ -1,10 +1,4 @@
-"""Martins & Astudillo (2016): every claim of the paper as a typed claim of the kit, decided on our records.
-
-Table 2: per (dataset, metric) cell the paired test-set bootstrap of the losses (their replicates share resamples);
-"very similar" is a TOST within a margin fixed here; the paper's "slight advantage" is counted as the paper counts it
-(the cells where a loss has the highest number). Figure 3: Welch's t of the seed means and SDs per point, TOST for
-"similar", Holm within a claim. SNLI: paired over seeds at each variant's dev-chosen L2.
-"""
+"""Martins & Astudillo (2016): every claim of the paper as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import math
@@ -317,4 +311,4 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
 
 # ---------------------------------------------------------------- all
 def claims_text(profile: str, found: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Martins & Astudillo (2016). Profile: **{profile}**. ", found)
+    return paper_page(__name__, profile, found)

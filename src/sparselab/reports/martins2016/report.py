@@ -9,33 +9,17 @@ from . import claims, figure3, table2, table3, table4
 from .runs import (COMMITS_PART, CONFIGS, EXTRAS, F3, PAPER, SNLI_RUNS, T2, T3, committed, load_figure3, load_table2,
                    load_table3, stored_rows)
 from .table3 import TABLE3
-from .table4 import HEATMAPS, TABLE4
+from .table4 import TABLE4
 from ..claims import Claim
 from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import load
 from ..reference import reference
+from ..templates import artifacts
 
 __all__ = ["ARTIFACTS", "COMMITS_PART", "PAPER", "committed", "numbers", "write_reports"]
 CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section an older report (before the claims kit) ends with
-ARTIFACTS = [
-    ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
-    ("Table 2 (multi-label)", "table2_multilabel.md",
-     "micro-F1 / macro-F1 ± test-set bootstrap std per dataset x loss (best beyond the noise in bold), job time per "
-     "dataset, mean per-label F1, chosen hyper-parameters, paper summary, claims"),
-    ("Figure 3 (label proportions)", "figure3_label_proportions.png",
-     "MSE and JS divergence vs average document length, {uniform, random} x {K=10, K=50}, error bars over seeds"),
-    ("Figure 3 table", "figure3_label_proportions.md", "the numbers behind Figure 3 (mean ± std over seeds) and the crossover"),
-    ("Table 3 (SNLI attention)", TABLE3,
-     "dev/test accuracy per attention variant (mean ± standard error over seeds, L2 chosen on dev), paired per-seed "
-     "differences of every pair of variants, attended premise words, the paper's claims checked by stated rules"),
-    ("Table 4 (attention examples)", TABLE4, "premise words attended by each variant, with weights, for a few pairs"),
-    ("Attention heatmaps", HEATMAPS, "attention over the premise of the Table 4 pairs, one row per variant"),
-    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
-    ("Table 2 run configs", CONFIGS, "config, hash and metrics of every Table 2 run"),
-    ("Table 2 run extras", EXTRAS, "the rest of each Table 2 record (bootstrap replicates, per-split choices, "
-                                         "times): --report-only rebuilds Table 2 from these two files"),
-]
+ARTIFACTS = artifacts(__package__)
 
 
 def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = None, runs=None,

@@ -1,10 +1,4 @@
-"""Peters, Niculae & Martins (2019): every claim of the paper as a typed claim of the kit, decided on our records.
-
-Seeds are replicates. A difference of two cells is Welch's t where both have 2+ seeds, else a t with the pooled
-within-grid SD (its df in the row); the comparisons of one claim are Holm-corrected; "which α matters more" is a
-two-way ANOVA; BLEU pairs are sacrebleu's paired bootstrap combined with the seed variance; ensembles are compared
-item by item on their test predictions. The margins are fixed here, before any number is read.
-"""
+"""Peters, Niculae & Martins (2019): every claim of the paper as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import gzip
@@ -384,7 +378,4 @@ def claims(out: Path, groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | N
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Peters, Niculae & Martins (2019). Profile: **{profile}**. Inflection: word accuracy on "
-                      "the eval split per seed; MT: tokenized test BLEU, validation token accuracy for Figure 4. Our "
-                      "translation directions are de-en and ja-en of the cpu data, not the paper's IWSLT17 / KFTT "
-                      "corpora. ", rows)
+    return paper_page(__name__, profile, rows)

@@ -17,42 +17,9 @@ from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import runs_root, scrub
 from ..reference import reference
+from ..templates import artifacts
 
-INFLECTION_ARTIFACTS = [
-    ("Table 1", "table1.md", "accuracy, output α × attention α, high/medium, avg of seeds and ensemble, vs paper"),
-    ("Sparsity and exactness", "sparsity.md",
-     "single-sequence and exact-beam shares on dev vs paper; attended positions and support size"),
-    ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
-    ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
-    ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv (each "
-     "seed, each ensemble, the non-neural baseline), in the shared task's format; "
-     "`python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them with the official evalm.py"),
-    ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
-    ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
-    ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
-    ("Run configs", CONFIGS, "config, hash and metrics of every run used"),
-    ("Run records", EXTRAS[CONFIGS], "what the reports read of the rest of every run's record (validation curves, "
-     "per-language numbers, examples): with runs.jsonl, `--report-only` rebuilds every inflection file here without "
-     "run directories"),
-    ("Claims", "claims.md", "each claim of the paper: holds / does not hold / untested, with numbers and rule"),
-]
-MT_ARTIFACTS = [
-    ("Table 2 (MT BLEU)", "table2_mt.md",
-     "tokenized and detokenized BLEU per direction × mapping vs paper, seeds, out-of-domain sets, convergence"),
-    ("Table 3 (MT sparsity) and beam statistics", "table3_sparsity.md",
-     "attended source tokens and nonzero target tokens per step vs paper; exact-search and single-output shares"),
-    ("Figure 4 (α grid), table", "figure4_alpha_grid.md", "de-en validation token accuracy over attention α and output α"),
-    ("Figure 4 (α grid)", "figure4_alpha_grid.png", "de-en validation token accuracy, ours and paper"),
-    ("MT learning curves", "mt_learning_curves.png",
-     "validation token accuracy against training step, every MT run, one panel per direction"),
-    ("Figure 2 (autocomplete sets)", "autocomplete_examples.md",
-     "forced decoding of test references: every target token with nonzero probability per step"),
-    ("Figure 6 (training speed)", "figure6_speed.md",
-     "benchmark: target tokens/s of softmax, exact 1.5-entmax and bisection, ratios to softmax (make bench-mt-speed)"),
-    ("MT run configs", CONFIGS_MT, "config, hash and metrics of every MT run used"),
-    ("MT run records", EXTRAS[CONFIGS_MT], "what the reports read of the rest of every MT run's record: with "
-     "runs_mt.jsonl and bleu_files/, `--report-only` rebuilds every MT file here without run directories"),
-]
+INFLECTION_ARTIFACTS, MT_ARTIFACTS = artifacts(__package__, "inflection"), artifacts(__package__, "mt")
 ARTIFACTS = INFLECTION_ARTIFACTS + MT_ARTIFACTS
 
 
