@@ -14,12 +14,9 @@ import markdown
 from sparselab.engine.record import identity
 
 from .records import other_runs, relative_run, runs_root, scrub, selection
+from .templates import snippets
 
-STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4}"
-         "img{max-width:100%}code,pre{background:#f4f4f4}pre{overflow-x:auto;padding:.5em}"
-         "table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border:1px solid #ddd;"
-         "vertical-align:top}th{background:#f4f4f4}section{border-top:1px solid #ccc;margin-top:2em}"
-         ".desc{color:#555}")
+TEXT = snippets(__package__, "index")     # the page's style sheet and fixed prose (``index.md``)
 
 
 def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
@@ -148,24 +145,17 @@ def other_runs_html(runs: str | os.PathLike) -> str:
         return ""
     rows = [[relative_run(r["run_dir"], runs), r.get("experiment") or "", identity(r) or "",
              r.get("finished_at") or ""] for r in others]
-    return (f"<h3>Other runs in this folder ({len(rows)})</h3><p>Finished runs of these experiments whose job is "
-            "not in this profile's plan (another sweep, another spelling of a config, a hand run). They are not "
-            "used in any table.</p>" + html_table(["run directory", "experiment", "job", "finished"], rows))
+    return TEXT["others"].format(n=len(rows)) + html_table(["run directory", "experiment", "job", "finished"], rows)
 
 
 # ---------------------------------------------------------------- summary
-SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training steps, run to prove the pipeline "
-              "end to end. Its verdicts test the plumbing, not the paper: read the <code>cpu</code> or "
-              "<code>paper</code> report for the claims.</p>")
-
-
 def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], profile: str | None) -> str:
     """The top of the index: the smoke caveat, the planned jobs found, and the typed claims' verdicts."""
     from .claims import counts
     esc = html.escape
     parts = ["<section id='summary'><h2>Summary</h2>"]
     if profile == "smoke":
-        parts.append(SMOKE_NOTE)
+        parts.append(TEXT["smoke"])
     parts.append(planned_html())
     where = next((i for i, (_, rel, _) in enumerate(items) if rel == "claims.md"), None)
     if claims:
@@ -193,7 +183,7 @@ def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]]
     absent = [(name, rel) for name, rel, _ in items if not (out_dir / rel).exists()]
     items = [item for item in items if (out_dir / item[1]).exists()]
     parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
-             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>",
+             f"<title>{esc(title)}</title><style>{TEXT['style']}</style></head><body>", f"<h1>{esc(title)}</h1>",
              summary_html(items, claims, profile)]
     if notes:
         parts.append(f"<div class='notes'>{render_markdown(notes)}</div>")

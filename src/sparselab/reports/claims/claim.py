@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..tables import md_table
 from ..templates import template
@@ -65,8 +65,8 @@ class Claim:
         return [quote, self.quantity, self.ours_cell(), self.paper, self.test, f"**{self.label}**"]
 
 
-def untested(quote: str, section: str, quantity: str, reason: str, paper: str = "–", ours: bool = False) -> Claim:
-    return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, ours=ours)
+def untested(quote: str, section: str, quantity: str, reason: str, paper: str = "–", **kw: Any) -> Claim:
+    return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, **kw)
 
 
 def render(title: str, intro: str, claims: Sequence[Claim]) -> str:

@@ -15,11 +15,12 @@ from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import load
 from ..reference import reference
-from ..templates import artifacts
+from ..templates import artifacts, template
 
 __all__ = ["ARTIFACTS", "COMMITS_PART", "PAPER", "committed", "numbers", "write_reports"]
 CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section an older report (before the claims kit) ends with
 ARTIFACTS = artifacts(__package__)
+prose = template(__name__)
 
 
 def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = None, runs=None,
@@ -36,12 +37,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     if only == [T2] or (not only and not load(runs, profile, F3) and not load(runs, profile, T3)):
         return write_table2_only(profile, out, runs, ref, reuters_msg)
     recs4, red4 = write_snli(profile, out, runs, ref)
-    snli_red = f"Table 3 / Table 4 (SNLI): {'; '.join(red4) if red4 else 'none'}."
+    snli_red = prose("snli", red="; ".join(red4) or "none")
     if list((options or {}).get("only") or []) == [T3]:
         write_configs(out, recs4, runs, name=SNLI_RUNS)
-        notes = (f"Profile {profile}. Table 2 and Figure 3: report files from an earlier run of the pipeline, "
-                 f"unchanged by this one (`--only {T3}`); their runs' configs, hashes and metrics are "
-                 f"in `runs.jsonl`. {snli_red}")
+        notes = prose("only_snli", profile=profile, only=T3, snli=snli_red)
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
         write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs,
                     profile=profile)
@@ -52,8 +51,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     write_configs(out, recs, runs)
     found = write_claims(out, profile, t2, recs3, recs4)
     Path(out, SNLI_RUNS).unlink(missing_ok=True)          # runs.jsonl now holds the SNLI runs too
-    notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
-             f"Figure 3: {'; '.join(red3) if red3 else 'none'}. {snli_red}")
+    notes = prose("all", profile=profile, red2="; ".join(red2) or "none", red3="; ".join(red3) or "none", snli=snli_red)
     write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
                 profile=profile, claims=found)
     return recs
@@ -76,10 +74,7 @@ def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reu
         keep = [line for line in configs.read_text().splitlines()
                 if json.loads(line)["config"].get("experiment_name") != T2]
         configs.write_text("".join(line + "\n" for line in keep))
-    notes = (f"Profile {profile}. Table 2: rebuilt by this run from its records (`{CONFIGS}`, "
-             f"`{EXTRAS}`); reductions vs the paper: {'; '.join(red2) if red2 else 'none'}. Figure 3 and "
-             f"Tables 3 / 4 (SNLI): report files from an earlier run of the pipeline, unchanged by this one; their "
-             f"runs' configs, hashes and metrics are in `runs.jsonl`.")
+    notes = prose("table2_only", profile=profile, configs=CONFIGS, extras=EXTRAS, red2="; ".join(red2) or "none")
     found = write_claims(out, profile, t2, stored_rows(out, F3), stored_rows(out, T3))
     for name in ("figure3_label_proportions.md", TABLE3, TABLE4):   # their claims now live in claims.md
         f = Path(out) / name
