@@ -180,6 +180,17 @@ def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
     return reason.split(" (")[0].strip() if reason else NOT_RUN
 
 
+def settings_section(recs, between: str = "") -> str:
+    """The translation tables' top: the settings per direction, ``between``, and how BLEU is computed."""
+    sr = settings_rows(recs)
+    head = "" if not sr else ("Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
+                              + md_table(["direction", "corpus", "train", "validation", "test (reported)",
+                                          "extra test sets", "BPE merges", "validation", "max steps",
+                                          "early stopping"], sr) + "\n")
+    return (head + between + "How BLEU is computed (from the records):\n\n"
+            + ("\n".join(tokenization_lines(recs)) or "- no runs") + "\n\n")
+
+
 def settings_rows(recs) -> list[list[Any]]:
     """One row per direction run: corpora and sizes, BPE, validation schedule and stopping, from the configs."""
     rows, seen = [], set()

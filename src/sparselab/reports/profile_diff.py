@@ -63,11 +63,6 @@ def _show(values: Iterable[Any]) -> str:
     return one(vals[0]) if len(vals) == 1 else "{" + ", ".join(one(v) for v in vals) + "}"
 
 
-def sweep_values(spec: str) -> set:
-    """The values of a basic-sweeper spec ``a,b,c`` (what the experiment configs use)."""
-    return {_norm(x.strip()) for x in str(spec).split(",")}
-
-
 def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str] = GROUPS,
                 ignore: Sequence[str] = ()) -> list[str]:
     """``key: ours X, <other profile> Y`` for every key of ``groups`` that differs; ``ignore`` skipped."""
@@ -83,7 +78,7 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
     for key, spec in sorted(params.items()):
         ours = {_norm(_get(r["config"], key)) for r in recs}
-        theirs = sweep_values(spec)
+        theirs = {_norm(x.strip()) for x in str(spec).split(",")}      # a basic-sweeper spec a,b,c
         if ours != theirs and not skip(key):
             out.append(f"`{key}`: {_show(ours)} here, {_show(theirs)} in the {other_name} profile")
     for group in groups:

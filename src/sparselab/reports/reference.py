@@ -22,13 +22,9 @@ class ReferenceMissing(ConfigError):
     """The papers' numbers cannot be read: the report stops rather than leave its paper columns blank."""
 
 
-def reference_path(path: str | os.PathLike | None = None) -> Path:
-    return Path(path or os.environ.get("SPARSELAB_REFERENCE") or REFERENCE)
-
-
 def reference(paper: str, path: str | os.PathLike | None = None) -> dict[str, Any]:
     """The paper's entry of ``papers.yaml``; raises :class:`ReferenceMissing` when it cannot be read."""
-    p = reference_path(path)
+    p = Path(path or os.environ.get("SPARSELAB_REFERENCE") or REFERENCE)
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:

@@ -49,10 +49,6 @@ def _order(v: Any) -> tuple:
     return (2, 0.0, "") if v is None else (1, 0.0, str(v))
 
 
-def _semantic(key: str) -> bool:
-    return not any(key == k or key.startswith(k + ".") for k in NON_SEMANTIC)
-
-
 def _md(v: Any) -> str:
     """Text for a Markdown cell: a ``|`` (in an error message, say) would split the cell."""
     return str(v).replace("|", "\\|")
@@ -77,7 +73,7 @@ class Sweep:
 
 def varying(configs: Sequence[dict[str, Any]]) -> list[str]:
     """The flattened config keys whose value differs across ``configs`` (a missing key counts as a value)."""
-    keys = sorted({k for c in configs for k in c if _semantic(k)})
+    keys = sorted({k for c in configs for k in c if not any(k == x or k.startswith(x + ".") for x in NON_SEMANTIC)})
     return [k for k in keys if len({_hashable(c.get(k)) for c in configs}) > 1]
 
 

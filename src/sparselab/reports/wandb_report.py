@@ -14,6 +14,7 @@ from wandb_workspaces import expr
 from sparselab.reports.runner import PROFILES, report_dir
 from sparselab.reports.templates import template
 
+TEXT = template("sparselab.reports.wandb_report")      # by name: as ``python -m``, this module is __main__
 STEP = "trainer/global_step"   # the x-axis of everything Lightning's WandbLogger logs
 OFFLINE_MODES = ("offline", "disabled", "dryrun")
 
@@ -119,13 +120,8 @@ def panels(report: wr.Report) -> list[dict[str, str]]:
 
 def outline(report: wr.Report, profile: str) -> str:
     """Markdown: the report's headings, text, run sets and panels, each with the keys it reads."""
-    lines = [f"# W&B report: {report.title}", "",
-             f"Project `{report.entity or '<default entity>'}/{report.project}`. {report.description}. This is the "
-             "offline outline of the report; `WANDB_MODE=online` with an API key saves it to W&B "
-             f"(`.venv/bin/python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline "
-             "runs are synced (`.venv/bin/wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last "
-             "column names each panel's logged keys: history (logged over steps), summary (a run's final metrics), "
-             "config.", ""]
+    lines = [f"# W&B report: {report.title}", "", TEXT("outline", project=f"{report.entity or '<default entity>'}/"
+             f"{report.project}", description=report.description, profile=profile), ""]
     for b in report.blocks:
         if isinstance(b, (wr.H1, wr.H2)):
             lines += [f"{'##' if isinstance(b, wr.H1) else '###'} {b.text}", ""]
@@ -147,8 +143,16 @@ def publish(report: wr.Report) -> str:
     return report.save().url
 
 
+def write_outline(paper: str, profile: str, out: str | os.PathLike | None = None, **kw) -> tuple[Path, wr.Report]:
+    """The report's outline in ``wandb_report.md`` of the report folder (``out``); ``kw``: :func:`build`'s."""
+    report = build(paper, profile, **kw)
+    path = Path(report_dir(paper, profile, out)) / "wandb_report.md"
+    path.write_text(outline(report, profile) + "\n", encoding="utf-8")
+    return path, report
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=template("sparselab.reports.wandb_report")("help"),
+    ap = argparse.ArgumentParser(description=TEXT("help"),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paper", choices=list(PAPERS))
     ap.add_argument("--profile", default="cpu", choices=list(PROFILES))
@@ -158,9 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="outline directory (default reports/<paper>/<profile>)")
     args = ap.parse_args(argv)
     online = (os.environ.get("WANDB_MODE") or "offline").lower() not in OFFLINE_MODES   # unset or empty: offline
-    report = build(args.paper, args.profile, args.entity, args.project)
-    path = Path(report_dir(args.paper, args.profile, args.out)) / "wandb_report.md"
-    path.write_text(outline(report, args.profile) + "\n", encoding="utf-8")
+    path, report = write_outline(args.paper, args.profile, args.out, entity=args.entity, project=args.project)
     print(f"[{args.paper}] W&B report outline ({len(panels(report))} panels) -> {path}", flush=True)
     if not online:
         print(f"[{args.paper}] W&B offline: not published (set WANDB_MODE=online with an API key to save it)")

@@ -11,10 +11,6 @@ from ..templates import template
 text = template(__name__)
 
 
-def model_line(c: Mapping[str, Any]) -> str:
-    return text("model", m=c["model"], tied="tied to" if c["model"].get("tie_output") else "separate from")
-
-
 def training_line(c: Mapping[str, Any]) -> str:
     t = c["task"]
     patience = t.get("early_stopping_patience")
@@ -72,7 +68,8 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
     seeds = sorted({seed_of(r) for r in recs})
     lines = [f"profile **{profile}**; directions run: {', '.join(options.get('pairs', [])) or 'none'}; "
              f"seeds {seeds}",
-             model_line(c), training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
+             text("model", m=c["model"], tied="tied to" if c["model"].get("tie_output") else "separate from"),
+             training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
              *([rule_line] if rule_line else []),
              text("decoding", t=c["task"], length_norm=c["task"].get("length_norm", 0.0)),
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]

@@ -39,10 +39,6 @@ def best_heads(per_layer: Mapping[str, Sequence[float]], n: int = TOP) -> list[t
     return sorted(flat, key=lambda x: (-x[2], x[0], x[1]))[:n]
 
 
-def _named(heads: Sequence[tuple[int, int, float]]) -> str:
-    return ", ".join(f"l{layer} h{h} {s:.3f}" for layer, h, s in heads) or NONE
-
-
 # ---------------------------------------------------------------- positional heads
 def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[list[Any]]:
     """Per run, self-attention type and offset: the positional heads, their median confidence, the paper's."""
@@ -95,7 +91,7 @@ def score_rows(runs: Mapping[str, list[dict]], stat: str, count: str) -> list[li
                 if stat == "interrogation" and not n:
                     best = "no question sentences in the validation set"
                 else:
-                    best = _named(best_heads(scores))
+                    best = ", ".join(f"l{layer} h{h} {s:.3f}" for layer, h, s in best_heads(scores)) or NONE
                 mean_all = [s for layer in scores.values() for s in layer]
                 rows.append([LABELS[v], seed_of(r), SIDE[kind], n if n is not None else NONE, best,
                              _f(sum(mean_all) / len(mean_all)) if mean_all and n else NONE])

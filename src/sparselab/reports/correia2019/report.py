@@ -27,15 +27,6 @@ def restore_files(rec, report: Path) -> int:
     return restore_bleu_files(rec, Path(report), bleu_file_stem)
 
 
-def write_wandb_outline(out: Path, profile: str) -> Path:
-    """The W&B report's outline (offline it cannot be saved: ``python -m sparselab.reports.wandb_report``)."""
-    from .. import wandb_report
-
-    path = Path(out) / "wandb_report.md"
-    path.write_text(wandb_report.outline(wandb_report.build(PAPER, profile), profile) + "\n", encoding="utf-8")
-    return path
-
-
 def index_items(out: Path) -> list[tuple[str, str, str]]:
     # speed.md is the benchmark's (make reproduce-correia2019 runs it first); write_index names it when absent
     return ARTIFACTS + [(f"Attention maps: {p.stem.removeprefix('attention_maps_')}", p.name,
@@ -81,7 +72,9 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                                                       "analyses are on en-de WMT14; ours on de-en Multi30k.\n")
     (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
-    write_wandb_outline(out, profile)
+    from ..wandb_report import write_outline      # the W&B report's outline (offline it cannot be saved)
+
+    write_outline(PAPER, profile, out)
     # the left-out runs too: the table names them, and --report-only from these files names them again
     write_configs(out, [*recs, *controls, *others], runs)
     write_extras(out, [*recs, *controls, *others], runs)

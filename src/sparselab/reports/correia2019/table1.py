@@ -10,7 +10,7 @@ from . import alpha_rule
 from .header import header
 from .runs import LABELS, LEARNED, PAIRS, TABLE1_VARIANTS, alpha_lr_of, by_key, seed_of, variant_of
 from .. import mt_common
-from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
+from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, values
 from ..tables import NONE, md_table
 from ..templates import template
 
@@ -240,14 +240,8 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += (f"Left out: {len(left_out)} finished run(s) whose attention blocks mix normalizers, use another α "
                  f"or another output α, so they are no cell of this table: {', '.join(f'`{d}`' for d in left_out)}."
                  "\n\n")
-    sr = settings_rows(recs)
-    if sr:
-        text += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
-        text += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
-                          "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
-    text += "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs") + "\n\n"
-    text += ("How BLEU is computed (from the records):\n\n" + ("\n".join(mt_common.tokenization_lines(recs))
-                                                                or "- no runs") + "\n\n")
+    text += mt_common.settings_section(recs, "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs")
+                                       + "\n\n")
     text += prose("intro") + "\n\n"
     text += md_table(table1_header(ref), table1_rows(recs, options, ref, "bleu_tok"))
     text += "\n## Detokenized SacreBLEU (ours)\n\n"

@@ -59,11 +59,6 @@ def crossover(diffs: list[tuple[float, float]]) -> str:
             f"{sum(better)} of {len(diffs)} L values favour sparsemax")
 
 
-def figure3_diffs(data, K: int, mix: str, lengths: list[float], metric: str) -> list[tuple[float, float]]:
-    return [(L, data[(K, mix, L, "sparsemax")]["metrics"][metric] - data[(K, mix, L, "softmax")]["metrics"][metric])
-            for L in lengths if (K, mix, L, "sparsemax") in data and (K, mix, L, "softmax") in data]
-
-
 def figure3_setup_lines(recs: list[dict]) -> list[str]:
     if not recs:
         return []
@@ -90,7 +85,9 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
                       md_table(["L", "MSE softmax", "MSE sparsemax", "JS softmax", "JS sparsemax"],
                                figure3_rows(data, K, mix, lengths))]
             for metric in ("mse", "js"):
-                diffs = figure3_diffs(data, K, mix, lengths, metric)
+                diffs = [(L, data[(K, mix, L, "sparsemax")]["metrics"][metric]
+                          - data[(K, mix, L, "softmax")]["metrics"][metric])
+                         for L in lengths if (K, mix, L, "sparsemax") in data and (K, mix, L, "softmax") in data]
                 crossover_lines.append(f"- K={K}, {mix}, {metric.upper()}: {crossover(diffs)}")
     lines += text("crossover").split("\n") + [""] + crossover_lines + [""] + text("paper").split("\n") + [""]
     if ref:

@@ -19,6 +19,7 @@ from ..tables import NONE, best_keys, bold, md_table, pct
 from ..templates import template
 
 text = template(__name__)
+ORDER = PAPER_SETS + EXTRA_SETS
 CLAIMS_HEAD = ["## The paper's claims, checked on these runs (rows of `claims.md`)", ""]
 
 
@@ -39,7 +40,7 @@ def reuters_status(root: str | os.PathLike | None = None) -> str:
 
 def table2_datasets(by: Mapping[tuple[str, str], dict]) -> list[str]:
     """Rows in the paper's order, then the extras; Reuters always first (as 'not available')."""
-    datasets = [d for d in PAPER_SETS + EXTRA_SETS if d == UNAVAILABLE or any((d, l) in by for l in LOSSES)]
+    datasets = [d for d in ORDER if d == UNAVAILABLE or any((d, l) in by for l in LOSSES)]
     if UNAVAILABLE not in datasets:
         datasets.insert(0, UNAVAILABLE)
     return datasets
@@ -74,7 +75,7 @@ def table2_protocol(by: Mapping[tuple[str, str], dict]) -> Protocol:
             p.removed[d] = {f: (n, ex.get("examples_read", {}).get(f)) for f, n in ex["unlabelled_removed"].items()}
         else:
             p.removed.setdefault(d, None)
-    order = {d: i for i, d in enumerate(PAPER_SETS + EXTRA_SETS)}
+    order = {d: i for i, d in enumerate(ORDER)}
     p.reductions = [f"{what} ({', '.join(sorted(set(ds), key=order.get))})" for what, ds in sorted(red_sets.items())]
     any_rec = next(iter(by.values()), None)
     if any_rec:
@@ -163,18 +164,14 @@ def table2_protocol_lines(p: Protocol) -> list[str]:
     lines = text("protocol", max_iter=p.max_iter, grids=", ".join(str(list(g)) for g in sorted(p.grids)),
                  folds=", ".join(str(f) for f in sorted(x for x in p.folds if x is not None)),
                  cv_objective=p.cv_objective).split("\n")
-    lines += [f"  - {d}: {removed_text(p.removed[d])}" for d in sorted(p.removed, key=dataset_order)]
+    lines += [f"  - {d}: {removed_text(p.removed[d])}"
+              for d in sorted(p.removed, key=lambda d: ORDER.index(d) if d in ORDER else len(ORDER))]
     for d, note in sorted(p.notes.items()):
         lines.append(f"- {d}: {note}.")
     lines.append("- Reductions in this profile (vs the paper's protocol): "
                  + ("; ".join(p.reductions) if p.reductions else "none") + ".")
     lines.append("")
     return lines
-
-
-def dataset_order(d: str) -> int:
-    order = PAPER_SETS + EXTRA_SETS
-    return order.index(d) if d in order else len(order)
 
 
 def removed_text(files: Mapping[str, tuple[int, int | None]] | None) -> str:

@@ -39,17 +39,13 @@ def dev_share(rs: Sequence[dict], kind: str) -> Any:
     return NOT_RECORDED if v is None else v
 
 
-def sparsity_grid_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
-    return [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"),
-             dev_share(g[k], "single"), dev_share(g[k], "exact"), seed_mean(g[k], "val_acc_best"),
-             seed_mean(g[k], "acc")] for k in sorted(g)]
-
-
 def grid_text(s: str, g: Mapping[Config, list[dict]]) -> str:
     vocab = g[sorted(g)[0]][0]["extra"].get("target_vocab_size", "?")
     return "\n" + text("grid", setting=s, vocab=vocab) + "\n\n" + md_table(
         ["output α", "attention α", "attended positions", "output support", "single-sequence share (dev)",
-         "exact-beam share (dev)", "dev accuracy", "accuracy (eval split)"], sparsity_grid_rows(g))
+         "exact-beam share (dev)", "dev accuracy", "accuracy (eval split)"],
+        [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"), dev_share(g[k], "single"),
+          dev_share(g[k], "exact"), seed_mean(g[k], "val_acc_best"), seed_mean(g[k], "acc")] for k in sorted(g)])
 
 
 def sparsity_text(profile: str, options: Mapping[str, Any], train, ref: Mapping[str, Any]) -> str:
