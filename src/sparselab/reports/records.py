@@ -63,24 +63,24 @@ def other_runs() -> list[dict[str, Any]]:
     return [] if sel is None else [sel.others[k] for k in sorted(sel.others)]
 
 
-def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per job identity: the last finished (a job re-run in another folder is still one job)."""
+def _latest(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+    """One record per ``key``, the one finished last, in first-seen order."""
     best: dict[str, dict[str, Any]] = {}
     for r in recs:
-        key = record.identity(r) or r["run_dir"]
-        if key not in best or (r.get("finished_at") or "") >= (best[key].get("finished_at") or ""):
-            best[key] = r
-    return sorted(best.values(), key=lambda r: r["run_dir"])
+        k = key(r) or r["run_dir"]
+        if k not in best or (r.get("finished_at") or "") >= (best[k].get("finished_at") or ""):
+            best[k] = r
+    return list(best.values())
+
+
+def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per job identity, the last finished (a job re-run in another folder is still one job)."""
+    return sorted(_latest(recs, record.identity), key=lambda r: r["run_dir"])
 
 
 def latest_per_config(recs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per config hash, the one finished last, in first-seen order."""
-    best: dict[str, dict[str, Any]] = {}
-    for r in recs:
-        h = r.get("config_hash") or r["run_dir"]
-        if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
-            best[h] = r
-    return list(best.values())
+    """One record per config hash (a hand run and a sweep job of one config are one run), the latest."""
+    return _latest(recs, lambda r: r.get("config_hash"))
 
 
 def grouped(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], Any],

@@ -16,6 +16,7 @@ from sparselab.engine import jobs as plan_jobs, record
 from sparselab.errors import ConfigError
 
 from .records import PROJECT, plan_only, relative_run, runs_root
+from .templates import snippets
 
 PROFILES = ("smoke", "cpu", "paper")
 CONF_DIR = PROJECT / "conf"
@@ -292,34 +293,20 @@ def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -
 
 
 def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
+    """The pipelines' command line; each option's help is its snippet of ``runner.md``."""
+    helps = snippets(__package__, "runner")
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--profile", default=None, choices=list(PROFILES),
-                    help="default: cpu without a GPU, paper with one")
-    ap.add_argument("--out", default=None,
-                    help=f"report directory (default reports/{paper}/<profile>; when that folder is the committed "
-                         "report: <runs folder>/reports/<paper>/<profile>, see --replace-committed)")
-    ap.add_argument("--replace-committed", action="store_true",
-                    help=f"write into the committed reports/{paper}/<profile>/ (replacing its tracked files); "
-                         "with --report-only and no run records, rebuild it from the records committed in it")
-    ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
-    ap.add_argument("--jobs", type=int, default=None,
-                    help="jobs side by side for profiles that use the parallel launcher: N lanes, each running "
-                         "the plan one job at a time (default: conf/hydra/launcher/parallel.yaml n_jobs; 1 = sequential)")
-    ap.add_argument("--launcher", default=None, choices=launcher_options(),
-                    help="the Hydra launcher of every sweep, replacing the plan's (conf/hydra/launcher): slurm submits "
-                         "each job as a SLURM job, all sweeps at once, and the report is written when all have ended")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra",
-                    help="an override for every sweep that says where jobs run (repeatable), e.g. "
-                         "hydra.launcher.partition=gpu, trainer=ddp, trainer.devices=4")
-    ap.add_argument("--benchmark", action="store_true",
-                    help="run the plan's benchmark (Correia: the training-speed benchmark, speed.md) after the data "
-                         "check and before the sweeps, into the report folder (make reproduce-correia2019)")
-    ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
-                    help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
-                         "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
-                         "reports and the index, and leaves the inflection files as they are; Martins: --only "
-                         "martins2016/table3_snli does the same for the SNLI reports, --only martins2016/table2_multilabel for "
-                         "Table 2)")
+    add = lambda flag, **kw: ap.add_argument(  # noqa: E731
+        flag, help=helps[flag[2:].replace("-", "_")].format(paper=paper), **kw)
+    add("--profile", default=None, choices=list(PROFILES))
+    add("--out", default=None)
+    add("--replace-committed", action="store_true")
+    add("--report-only", action="store_true")
+    add("--jobs", type=int, default=None)
+    add("--launcher", default=None, choices=launcher_options())
+    add("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra")
+    add("--benchmark", action="store_true")
+    add("--only", action="append", default=[], metavar="EXPERIMENT")
     return ap
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..claims import stats
-from ..claims.bleu import pair as bleu_pair
+from ..claims.bleu import seed_pairs
 from ..mt_common import mean_std, pair_of, values
 from ..tables import NONE, md_table
 from .runs import seed_of
@@ -54,18 +54,9 @@ def alpha_moved(rec) -> float | None:
 
 def _bleu_test(folder: Path, rule: Sequence[dict], control: Sequence[dict], stem) -> stats.Test | None:
     by_seed = {seed_of(r): r for r in control}
-    diffs, var = [], []
-    for r in rule:
-        c = by_seed.get(seed_of(r))
-        if c is None or pair_of(c) != pair_of(r):
-            continue
-        a, b = (Path(folder) / f"{stem(x, 'test')}.tok" for x in (r, c))
-        if not all(Path(f"{x}.{k}.txt").exists() for x in (a, b) for k in ("hyp", "ref")):
-            return None
-        d, v, _ = bleu_pair(Path(f"{a}.ref.txt"), Path(f"{a}.hyp.txt"), Path(f"{b}.hyp.txt"))
-        diffs.append(d)
-        var.append(v)
-    return stats.combined_bleu(diffs, var) if diffs else None
+    both = [(r, c) for r in rule if (c := by_seed.get(seed_of(r))) is not None and pair_of(c) == pair_of(r)]
+    t = seed_pairs(folder, both, stem) if both else None
+    return None if isinstance(t, str) else t
 
 
 def _row(quantity: str, rule: Sequence[float], control: Sequence[float], test: stats.Test | None,

@@ -15,7 +15,7 @@ from . import analysis as ana
 from .heads import SELF, prev_confidences
 from ..claims import Claim, Verdict as V, paper_page, stats, untested as _u
 from ..templates import template
-from ..claims.bleu import pair as bleu_pair
+from ..claims.bleu import seed_pairs
 from ..tables import md_table
 from .runs import LABELS, PAIRS, SPARSE, by_key, seed_of
 
@@ -41,16 +41,10 @@ def _bleu_tests(folder: Path, recs, stem) -> dict[tuple[str, str], stats.Test] |
         soft = {seed_of(r): r for r in g.get((pair, "softmax"), [])}
         for m in (m for m in SPARSE if (pair, m) in g and soft):
             sparse = {seed_of(r): r for r in g[(pair, m)]}
-            diffs, var = [], []
-            for s in sorted(soft.keys() & sparse.keys()):
-                f = [Path(folder) / f"{stem(r, 'test')}.tok" for r in (sparse[s], soft[s])]
-                if not all(Path(f"{x}.{k}.txt").exists() for x in f for k in ("hyp", "ref")):
-                    return f"BLEU files missing: {f[0].name}"
-                d, v, _ = bleu_pair(Path(f"{f[0]}.ref.txt"), Path(f"{f[0]}.hyp.txt"), Path(f"{f[1]}.hyp.txt"))
-                diffs.append(d)
-                var.append(v)
-            if diffs:
-                out[(pair, m)] = stats.combined_bleu(diffs, var)
+            if both := [(sparse[s], soft[s]) for s in sorted(soft.keys() & sparse.keys())]:
+                if isinstance(t := seed_pairs(folder, both, stem), str):
+                    return t
+                out[(pair, m)] = t
     return out or "needs softmax and a sparse model run on the same direction"
 
 

@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import figure4, predictions, runs
 from ..claims import Claim, Verdict as V, paper_page, stats, untested
-from ..claims.bleu import pair as bleu_pair
+from ..claims.bleu import seed_pairs
 from ..mt_common import BLEU_DIR, pair_of, values
 from ..tables import seed_mean
 
@@ -216,17 +216,11 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
     for p in pairs:
         for o, a in (("softmax", 1.0), ("sparsemax", 2.0)):
             base = {runs.seed_of(r): r for r in g[(p, a, a)]}
-            diffs, var = [], []
-            for r in g[(p, 1.5, 1.5)]:
-                if runs.seed_of(r) not in base:
-                    continue
-                stem = [out / BLEU_DIR / f"{runs.bleu_file_stem(x, 'test')}.tok" for x in (r, base[runs.seed_of(r)])]
-                if not all(Path(f"{s}.{k}.txt").exists() for s in stem for k in ("hyp", "ref")):
-                    return Claim(quote, T2, q, V.UNTESTED, paper=pcell, reason="BLEU files missing", quoted=False)
-                d, v, _ = bleu_pair(Path(f"{stem[0]}.ref.txt"), Path(f"{stem[0]}.hyp.txt"), Path(f"{stem[1]}.hyp.txt"))
-                diffs.append(d)
-                var.append(v)
-            tests.append(stats.combined_bleu(diffs, var))
+            t = seed_pairs(out / BLEU_DIR, [(r, base[runs.seed_of(r)]) for r in g[(p, 1.5, 1.5)]
+                                            if runs.seed_of(r) in base], runs.bleu_file_stem)
+            if isinstance(t, str):
+                return Claim(quote, T2, q, V.UNTESTED, paper=pcell, reason="BLEU files missing", quoted=False)
+            tests.append(t)
             labels.append(f"{p} − {o}")
     ps = stats.holm([t.p for t in tests])
     v = signs(tests, ps)
