@@ -12,8 +12,10 @@ from sacrebleu.significance import PairedTest, Result
 from sparselab import plots
 from sparselab.analysis import plateau
 from .tables import MISSING, NONE, NOT_RUN, md_table
+from .templates import template
 
 BLEU_DIR = "bleu_files"
+text = template(__name__)
 
 
 def pair_of(rec) -> str:
@@ -81,9 +83,7 @@ def convergence(hist: Sequence[Mapping[str, Any]], window: int = PLATEAU_STEPS, 
 
 def convergence_rule(window: int = PLATEAU_STEPS, smooth: int = SMOOTH, gain: float = PLATEAU_GAIN) -> str:
     """The rule of :func:`convergence` in words, for a report."""
-    return (f"a run *stopped improving* when, over its last {window:,} steps, both the smoothed validation token "
-            f"accuracy (mean of {smooth} consecutive validations) and the best validation gained less than {gain} "
-            "points")
+    return text("convergence_rule", window=window, smooth=smooth, gain=gain)
 
 
 def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict], str],
@@ -153,10 +153,8 @@ def bleu_cli_section(file_rows: Sequence[Sequence[Any]] | None, pattern: str) ->
     """The section listing :func:`copy_bleu_files`' rows; ``pattern``: the file names. Empty without rows."""
     if not file_rows:
         return ""
-    text = (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are in "
-            f"`{BLEU_DIR}/` (`{pattern}.<detok|tok>.<hyp|ref>.txt`). From this folder, each command prints the score "
-            "of its row (the tables above are means of these).\n\n")
-    return text + md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    return ("\n" + text("bleu_cli", dir=BLEU_DIR, pattern=pattern) + "\n\n"
+            + md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows))
 
 
 def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]]:
@@ -168,8 +166,6 @@ def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]
                       [lines(ref)], test_type="bs")
     signatures, scores = test()
     return signatures["BLEU"].format(), list(scores["BLEU"])
-
-
 
 
 def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:

@@ -18,6 +18,7 @@ from sparselab.errors import ConfigError
 from .records import PROJECT, plan_only, relative_run, runs_root
 from .templates import snippets
 
+SAY = snippets(__package__, "runner")      # the messages and option help (``runner.md``)
 PROFILES = ("smoke", "cpu", "paper")
 CONF_DIR = PROJECT / "conf"
 
@@ -85,8 +86,7 @@ def launcher_overrides(launcher: str | None, jobs: int | None, chosen: str | Non
 def check_set(extra: Sequence[str]) -> None:
     bad = [o for o in extra if not o.startswith(WHERE_KEYS)]
     if bad:
-        raise PipelineError(f"error: --set {', '.join(bad)}: only overrides of where jobs run may be added to a "
-                            f"plan (keys starting {', '.join(WHERE_KEYS)}); a job's settings are the plan's")
+        raise PipelineError(SAY["bad_set"].format(bad=", ".join(bad), keys=", ".join(WHERE_KEYS)))
 
 
 def sweep_args(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
@@ -136,8 +136,8 @@ def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
     known = [experiment for experiment, _ in plan.sweeps]
     unknown = [o for o in only if o not in known]
     if unknown:
-        raise PipelineError(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
-                            f"{', '.join(dict.fromkeys(known))}")
+        raise PipelineError(SAY["bad_only"].format(only=", ".join(unknown), profile=profile,
+                                                   valid=", ".join(dict.fromkeys(known))))
 
 
 def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
@@ -222,8 +222,7 @@ def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: 
         print(f"[{paper}] --benchmark: the {profile} plan has no benchmark; nothing to run", flush=True)
         return
     if launcher and launcher not in ("basic", "parallel"):
-        print(f"[{paper}] --benchmark skipped under --launcher {launcher}: it would time the machine that submits "
-              f"(run `{' '.join(plan.benchmark)}` on a compute node)", flush=True)
+        print(SAY["benchmark_skipped"].format(paper=paper, launcher=launcher, cmd=" ".join(plan.benchmark)), flush=True)
         return
     out = Path(target) / plan.benchmark_file
     cmd = [sys.executable, *plan.benchmark, "--out", str(out)]
@@ -233,8 +232,8 @@ def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: 
     env.setdefault("OMP_NUM_THREADS", "2")      # as `make bench-transformer-speed`
     code = subprocess.run(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL).returncode  # its progress: stderr
     if code:
-        raise PipelineError(f"error: the benchmark `{' '.join(plan.benchmark)}` failed (exit {code}); no sweep was "
-                            "started (run without --benchmark to skip it)", 130 if code == 130 else 1)
+        raise PipelineError(SAY["benchmark_failed"].format(cmd=" ".join(plan.benchmark), code=code),
+                            130 if code == 130 else 1)
 
 
 def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
@@ -281,8 +280,7 @@ def choose_target(paper: str, profile: str, out: str | os.PathLike | None, repla
     if replace_committed or not is_committed(default):
         return default
     target = Path(runs) / "reports" / paper / profile
-    print(f"[{paper}] {default.relative_to(PROJECT)} is the committed report and is left as it is: this report "
-          f"goes to {target} (--out DIR to choose; --replace-committed to rewrite the committed one)", flush=True)
+    print(SAY["committed_target"].format(paper=paper, default=default.relative_to(PROJECT), target=target), flush=True)
     return target
 
 
@@ -294,10 +292,9 @@ def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -
 
 def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     """The pipelines' command line; each option's help is its snippet of ``runner.md``."""
-    helps = snippets(__package__, "runner")
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     add = lambda flag, **kw: ap.add_argument(  # noqa: E731
-        flag, help=helps[flag[2:].replace("-", "_")].format(paper=paper), **kw)
+        flag, help=SAY[flag[2:].replace("-", "_")].format(paper=paper), **kw)
     add("--profile", default=None, choices=list(PROFILES))
     add("--out", default=None)
     add("--replace-committed", action="store_true")
@@ -377,13 +374,11 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)
         elif stored:     # records of an earlier plan: say so rather than rebuild a report of other jobs
-            raise PipelineError(f"error: the {len(stored)} run records committed in {target} are none of the "
-                                f"{len(part)} jobs of the {profile} plan (they were run under an earlier protocol); "
-                                "nothing written: run the plan (without --report-only) to replace them")
+            raise PipelineError(SAY["stale_committed"].format(n=len(stored), target=target, jobs=len(part),
+                                                              profile=profile))
     if not found:
-        raise PipelineError(f"error: none of the {len(part)} jobs of the {profile} plan"
-                            f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
-                            f"under {runs}; nothing written (run without --report-only, or set SPARSELAB_RUNS)")
+        raise PipelineError(SAY["no_records"].format(jobs=len(part), profile=profile, runs=runs,
+                                                     only=f" (--only {', '.join(args.only)})" if args.only else ""))
     print(f"[{paper}] {len(found)} of {len(part)} planned jobs have a finished record", flush=True)
     from .reference import reference
 

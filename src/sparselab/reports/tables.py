@@ -34,6 +34,11 @@ def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def md_header(title: str, lead: str, heading: str, items: Iterable[str]) -> str:
+    """A report file's top: its title, a lead line, and the profile's settings as a list under ``heading``."""
+    return "\n".join([f"# {title}", "", lead, "", heading, "", *(f"- {x}" for x in items)]) + "\n\n"
+
+
 def best_keys(values: Mapping[Hashable, float], ndigits: int = 6) -> set:
     """The keys whose value ties the maximum (compared after rounding to ``ndigits``)."""
     if not values:

@@ -127,10 +127,6 @@ def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[An
 
 
 # ---------------------------------------------------------------- figures
-def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
-    return mt_common.plot_learning_curves(path, recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
-
-
 def plot_attention_maps(out: Path, variant: str, rec: dict) -> list[Path]:
     """One PNG per attention type for the record's first example: every head of every layer (rows = layers)."""
     examples = heads_of(rec).get("examples") or []
@@ -178,7 +174,7 @@ def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]
     if any(js.values()):
         draw.js_per_layer({k: v for k, v in js.items() if v}, out / FIGURES[4])
     if recs:
-        plot_learning_curves(out / FIGURES[5], recs)
+        mt_common.plot_learning_curves(out / FIGURES[5], recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
     for v, rs in runs.items():
         if not plot_attention_maps(out, v, rs[0]):
             notes.append(f"no attention maps for {LABELS[v]}: the record holds no example sentence")
@@ -214,9 +210,8 @@ def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
                          "yes" if x["then_up"] else "no", f"{100 * x['share_heads_down_then_up']:.0f} %"])
     text = prose("trajectory", tol=TOL) + "\n\n"
     text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "Σ α lr there",
-                      "final mean α",
-                      "last step", "first fell", "then rose", "heads that fell then rose"], rows) if rows else \
-        "No α-entmax run with an α trajectory.\n"
+                      "final mean α", "last step", "first fell", "then rose", "heads that fell then rose"], rows) \
+        if rows else "No α-entmax run with an α trajectory.\n"
     return text
 
 

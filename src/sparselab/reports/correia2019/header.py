@@ -5,7 +5,7 @@ from typing import Any, Mapping, Sequence
 
 from .analysis import alpha_room
 from .runs import LEARNED, PAIRS, TABLE1, seed_of, variant_of
-from ..tables import NONE
+from ..tables import NONE, md_header
 from ..templates import template
 
 text = template(__name__)
@@ -79,7 +79,5 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
 
 
 def header(title: str, profile: str, options, recs, ref, rule_line: str = "") -> str:
-    lines = [f"# {title}", "", f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "",
-             "Settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in reductions(profile, options, recs, ref, rule_line)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "Settings of this profile "
+                     "(from the run configs):", reductions(profile, options, recs, ref, rule_line))

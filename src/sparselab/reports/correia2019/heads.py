@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from sparselab.analysis.head_summary import positional_heads
 
-from .analysis import heads_of as _heads
+from .analysis import _f, heads_of as _heads
 from .runs import LABELS, analysed, figure_pair, seed_of
 from ..tables import NONE, md_table
 from ..templates import template
@@ -21,10 +21,6 @@ TOP = 2               # the paper reports the two best BPE-merging heads
 
 def _int_layers(d: Mapping) -> dict[int, Any]:
     return {int(k): v for k, v in d.items()}
-
-
-def _f(x, digits: int = 3) -> str:
-    return NONE if x is None else f"{x:.{digits}f}"
 
 
 def prev_confidences(rs: Sequence[dict], threshold: float = THRESHOLD) -> list[float]:

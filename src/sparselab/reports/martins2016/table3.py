@@ -19,7 +19,6 @@ from ..templates import template
 text = template(__name__)
 TABLE3 = "table3_snli.md"
 VARIANTS = ("none", "logistic", "soft", "sparse", "entmax15", "learned")
-PAPER_VARIANTS = ("none", "logistic", "soft", "sparse")
 SPLITS = ("train", "dev", "test")
 PAPER_L2 = (0.0, 1e-4, 3e-4, 1e-3)
 NAMES = {"none": "NoAttention", "logistic": "LogisticAttention", "soft": "SoftAttention (softmax)",

@@ -43,6 +43,10 @@ def convergence_of(rec) -> dict[str, Any]:
                                  gain=plateau_gain(rec))
 
 
+def convergence_rule_text() -> str:
+    return text("rule", smooth=SMOOTH_VALIDATIONS, gain=mt_common.PLATEAU_GAIN, last=WINDOW_VALIDATIONS)
+
+
 def has_stopped_improving(rec) -> bool | None:
     """The kit's rule (:func:`mt_common.convergence`) over the run's own window (:func:`plateau_window`)."""
     return convergence_of(rec)["stopped"]
@@ -74,8 +78,7 @@ def convergence_summary(recs) -> str:
     # wall_time_s counts only the process that finished it
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return text("summary", stopped=stopped, n=len(recs), cap=len(recs) - stopped, flat=flat,
-                rule=text("rule", smooth=SMOOTH_VALIDATIONS, gain=mt_common.PLATEAU_GAIN, last=WINDOW_VALIDATIONS),
-                hours=hours)
+                rule=convergence_rule_text(), hours=hours)
 
 
 def convergence_text(recs) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .runs import mt_options, seed_of, settings_run
+from ..tables import md_header
 from ..templates import template
 
 text = template(__name__)
+SETTINGS = "Reductions / settings of this profile (from the run configs):"
 # the cpu budget's reference: 15,000 updates at batch 64 are about the paper's epochs per run (docs/peters2019.md)
 BUDGET_UPDATES = 15000
 
@@ -74,10 +76,8 @@ def scaling_rule(recs: list[dict]) -> str:
 
 
 def inflection(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
-    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), CoNLL–SIGMORPHON 2018 task 1. Profile: **{profile}**.", ""]
-    lines += ["Reductions / settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in reductions(profile, options, recs)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Peters, Niculae & Martins (2019), CoNLL–SIGMORPHON 2018 task 1. Profile: "
+                     f"**{profile}**.", SETTINGS, reductions(profile, options, recs))
 
 
 # ---------------------------------------------------------------- translation
@@ -117,8 +117,6 @@ def mt_scaling_rule(recs) -> str:
 
 
 def translation(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
-    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), machine translation. Profile: **{profile}**.", "",
-             "Reductions / settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in mt_reductions(profile, options, recs)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Peters, Niculae & Martins (2019), machine translation. Profile: **{profile}**.",
+                     SETTINGS, mt_reductions(profile, options, recs))
 
