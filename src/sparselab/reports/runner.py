@@ -39,8 +39,7 @@ class Plan:
     launcher: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     last: Sequence[str] = ()    # experiments whose jobs read other jobs' runs (ensembles): in lanes they run last
-    # ``--benchmark``: a script and its arguments (from the project root), run after the data check and before the
-    # sweeps (on a machine not yet busy with them); it gets ``--out <report folder>/<benchmark_file>``
+    # ``--benchmark``: a script and its arguments, run before the sweeps (idle machine), given ``--out <report>/<file>``
     benchmark: Sequence[str] = ()
     benchmark_file: str = ""
 
@@ -121,8 +120,7 @@ def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
     try:
         codes = [proc.wait() for proc in procs]
     except KeyboardInterrupt:
-        # The sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted and say
-        # so (subprocess.run would kill them first).
+        # the sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted (not killed)
         for proc in procs:
             proc.wait()
         raise PipelineError(None, 130) from None

@@ -18,6 +18,7 @@ from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
 from sparselab.reports.templates import template
 
+TEXT = template("sparselab.reports.sweep")     # by name: as ``python -m``, this module is __main__
 SEED = "seed"
 # Keys that name where or how a run was written, not what it computed: never "pooled", never "varying".
 NON_SEMANTIC = identity.machinery_keys()
@@ -172,10 +173,8 @@ def constant(sweep: Sweep, metric: str) -> bool:
 
 def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     n_fin = sum(r["status"] == "finished" for r in sweep.runs)
-    lines = [f"# Sweep over {', '.join(sweep.by)}", "",
-             f"From the {len(sweep.runs)} run records under `{folder}` ({n_fin} finished), grouped by the "
-             f"values in each record's config. Cells: mean ± sample std (ddof 1) over the group's finished runs "
-             f"(n); `(n=k)` where only k of them have the metric.", ""]
+    lines = [f"# Sweep over {', '.join(sweep.by)}", "", TEXT("intro", n=len(sweep.runs), folder=folder, n_fin=n_fin),
+             ""]
     pool = pooled(sweep)
     if pool:
         lines += ["Rows pool runs that also differ in: " + "; ".join(
@@ -193,9 +192,7 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     lines += ["## Failed, running or missing runs", ""]
     lines.append(md_table([*sweep.by, SEED, "status", "run", "error"], bad) if bad else "None.\n")
     if sweep.unreadable:
-        lines += ["## Unreadable run records", "",
-                  "These `run.json` files cannot be read, so their runs are in no row above (re-running the sweep "
-                  "runs their jobs again and keeps each file as `run.json.unreadable`):", ""]
+        lines += ["## Unreadable run records", "", TEXT("unreadable"), ""]
         lines += [f"- `{relative_run(p, sweep.root)}`: {why}" for p, why in sweep.unreadable] + [""]
     return "\n".join(lines)
 
@@ -226,8 +223,7 @@ def plot(sweep: Sweep, metric: str, path: Path) -> Path:
             ax.plot([x] * len(vals), vals, ".", color=bars[0].get_color(), alpha=0.4)
     if not numeric:
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-    ax.set_xlabel(sweep.by[0])
-    ax.set_ylabel(metric)
+    ax.set(xlabel=sweep.by[0], ylabel=metric)
     if len(lines) > 1:
         ax.legend(fontsize="small")
     fig.tight_layout()
@@ -247,14 +243,12 @@ def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sparselab.reports.sweep",
-                                 description=template("sparselab.reports.sweep")("help"),
+                                 description=TEXT("help"),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder", help="the sweep's runs folder (every run.json below it is read)")
-    ap.add_argument("--by", action="append", required=True, metavar="KEY",
-                    help="a config key to group by, e.g. mapping.alpha (repeatable; the first is the x-axis)")
-    ap.add_argument("--metric", action="append", default=[], metavar="NAME",
-                    help="only these metrics of the records (repeatable; default: every numeric metric)")
-    ap.add_argument("--out", default=None, help="output folder (default: <folder>/sweep)")
+    ap.add_argument("folder", help=TEXT("folder"))
+    ap.add_argument("--by", action="append", required=True, metavar="KEY", help=TEXT("by"))
+    ap.add_argument("--metric", action="append", default=[], metavar="NAME", help=TEXT("metric"))
+    ap.add_argument("--out", default=None, help=TEXT("out"))
     args = ap.parse_args(argv)
     try:
         sweep = collect(args.folder, args.by, args.metric)

@@ -133,8 +133,7 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
             ax.axis("off")
             continue
         ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
-        # every panel has the same tokens: ticks and labels on the outer ones only (a tick is a matplotlib object:
-        # the inner panels' unlabelled ticks were most of a report's drawing time, and too small to read)
+        # ticks on the outer panels only: the inner ones' (same tokens) were most of a report's drawing time
         no_panel_below, first_column = h + ncols >= H, h % ncols == 0
         if no_panel_below:
             ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)

@@ -114,8 +114,8 @@ def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
                             yerr=[p[1][metric + "_std"] for p in pts], marker="o", ms=3, capsize=2,
                             color=colors[loss], label=f"{loss} loss")
             ax.set_title(f"{mix}, K={K}", fontsize=10)
-            ax.set_xlabel("average document length L")
-            ax.set_ylabel("mean squared error" if metric == "mse" else "JS divergence")
+            ax.set(xlabel="average document length L",
+                   ylabel="mean squared error" if metric == "mse" else "JS divergence")
             ax.grid(alpha=0.3)
             if i == 0 and j == 0:
                 ax.legend(fontsize=8)

@@ -74,8 +74,7 @@ def convergence_summary(recs) -> str:
         return ""
     stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
     flat = sum(1 for r in recs if has_stopped_improving(r))
-    # train_time_s, not the record's wall_time_s: a run resumed from its checkpoint keeps its training timer, while
-    # wall_time_s counts only the process that finished it
+    # train_time_s, not wall_time_s: a run resumed from its checkpoint keeps its training timer, not its wall time
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return text("summary", stopped=stopped, n=len(recs), cap=len(recs) - stopped, flat=flat,
                 rule=convergence_rule_text(), hours=hours)

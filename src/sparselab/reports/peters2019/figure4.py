@@ -91,10 +91,7 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
                         label=f"ours ({profile}; bars: SD over seeds)")
         if paper:
             ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
-        ax.set_xlabel(name)
-        ax.set_ylabel("validation token accuracy (%)")
-        ax.set_title(f"{FIG4_PAIR}, {fixed}")
-        ax.set_xticks(list(GRID))
+        ax.set(xlabel=name, ylabel="validation token accuracy (%)", title=f"{FIG4_PAIR}, {fixed}", xticks=list(GRID))
         ax.tick_params(axis="x", labelrotation=45)
         ax.legend(loc="center right", fontsize=7)
     fig.tight_layout()
