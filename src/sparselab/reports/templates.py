@@ -1,4 +1,7 @@
-"""The prose of the reports: ``<module>.md`` beside each module, snippets after ``<!-- name -->`` lines."""
+"""The prose of the reports: ``<module>.md`` beside each module, each snippet after a ``<!-- name -->`` line.
+
+Trailing newlines are dropped (the code lays out blank lines); placeholders are ``str.format``'s, ``{{``/``}}`` braces.
+"""
 from __future__ import annotations
 
 import re

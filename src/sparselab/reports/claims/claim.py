@@ -21,7 +21,8 @@ COLUMNS = ["claim (quoted, section)", "quantity", "ours (estimate, 95 % CI)", "p
 
 @dataclass(frozen=True)
 class Claim:
-    """One row: the paper's sentence (or, ``ours``, our own condition), the quantity, estimate, test and verdict."""
+    """One row: the paper's sentence (or, ``ours``, our own condition), the quantity, estimate, test and verdict;
+    ``reason``: why untested; ``detect``: what an inconclusive design detects; ``quoted`` False: restated."""
 
     quote: str
     section: str
