@@ -142,7 +142,7 @@ def keep_only(value: Any, spec: Any) -> Any:
 
 def write_extras(path: Path, recs: Iterable[dict[str, Any]], runs: str | os.PathLike, keep: Iterable[str],
                  extra_of: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Path:
-    """The extras file :func:`committed_records` joins: rows and keys sorted, paths scrubbed (same records, same bytes)."""
+    """The extras file :func:`committed_records` joins: rows, keys sorted, paths scrubbed (same records, same bytes)."""
     keep = tuple(keep)
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
