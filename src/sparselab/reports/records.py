@@ -13,6 +13,9 @@ from typing import Any, Callable, Iterable, Iterator
 from sparselab.engine import record
 
 PROJECT = Path(__file__).resolve().parents[3]
+# a record's provenance fields, kept beside a report's configs (no host, pid or traceback)
+PROVENANCE = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count",
+              "started_at", "finished_at", "wall_time_s")
 
 
 def runs_root() -> Path:

@@ -28,9 +28,7 @@ PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
 Key = tuple[str, str]      # (pair, variant)
 CONFIGS = "runs.jsonl"               # written by .index.write_configs: run, config_hash, config, metrics, best
 EXTRAS = "run_extras.jsonl"          # the rest of each record (below)
-# record fields kept beside runs.jsonl (no host, pid or traceback)
-KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
-        "finished_at", "wall_time_s", "samples_seen", "extra")
+KEEP = (*records.PROVENANCE, "samples_seen", "extra")      # record fields kept beside runs.jsonl
 
 
 def _normalizer_kind(n: Mapping[str, Any] | None) -> str | None:

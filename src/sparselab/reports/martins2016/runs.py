@@ -10,7 +10,7 @@ import numpy as np
 from sparselab.engine import record
 
 from ..index import write_configs
-from ..records import committed_records, load, once_per_job, selection, write_extras
+from ..records import PROVENANCE, committed_records, load, once_per_job, selection, write_extras
 
 PAPER = "martins2016"
 LOSSES = ("logistic", "softmax", "sparsemax")
@@ -24,9 +24,7 @@ T3 = f"{PAPER}/table3_snli"
 SNLI_RUNS = "runs_snli.jsonl"
 CONFIGS = "runs_table2.jsonl"
 EXTRAS = "run_extras_table2.jsonl"
-# Table 2 record fields kept beside the configs (no host, pid or traceback)
-KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
-        "finished_at", "wall_time_s", "extra")
+KEEP = (*PROVENANCE, "extra")        # Table 2 record fields kept beside the configs
 Point = tuple[int, str, float, str]      # (K, mixture, length L, loss)
 Key = tuple[str, float, int]             # (variant, l2, seed)
 COMMITS_PART = True     # committed() holds Table 2's records only: a clone's --report-only rebuilds that part
