@@ -31,17 +31,11 @@ def provenance(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Commits, versions and dates of the runs behind a report."""
     commits = sorted({r.get("git_commit") or "unknown" for r in recs})
     dates = sorted(r.get("finished_at", "") for r in recs if r.get("finished_at"))
-    versions = recs[0].get("versions", {}) if recs else {}
-    return {
-        "runs": len(recs),
-        "commits": commits,
-        "first": dates[0] if dates else None,
-        "last": dates[-1] if dates else None,
-        "versions": versions,
-        "device": sorted({r.get("device", "?") for r in recs}),
-        "config_hashes": len({r.get("config_hash") for r in recs}),
-        "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1),
-    }
+    return {"runs": len(recs), "commits": commits, "first": dates[0] if dates else None,
+            "last": dates[-1] if dates else None, "versions": recs[0].get("versions", {}) if recs else {},
+            "device": sorted({r.get("device", "?") for r in recs}),
+            "config_hashes": len({r.get("config_hash") for r in recs}),
+            "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1)}
 
 
 def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike | None = None,

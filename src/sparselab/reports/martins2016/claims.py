@@ -240,7 +240,7 @@ def figure3_claims(rows: Sequence[dict]) -> list[Claim]:
 
 
 # ---------------------------------------------------------------- SNLI (Tables 3, 4)
-def _diffs(pairs: Mapping[tuple[str, str], Paired], res, a: str, b: str) -> list[float] | None:
+def _diffs(res, a: str, b: str) -> list[float] | None:
     if a not in res or b not in res:
         return None
     seeds = sorted(set(res[a].test_by_seed) & set(res[b].test_by_seed))
@@ -251,7 +251,7 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
     """``res``: :func:`.table3.select`; ``examples``: (variant, prediction, gold) of Table 4, or None."""
     out = []
     q = "test accuracy difference, paired by seed, each variant at its dev-chosen L2"
-    d = _diffs({}, res, "sparse", "soft")
+    d = _diffs(res, "sparse", "soft")
     if d is None:
         out.append(Claim("soft and sparse attention perform similarly", T3, q, V.UNTESTED, reason="fewer than 2 "
                          "seeds shared by soft and sparse attention"))
@@ -271,7 +271,7 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
     tests, labels = [], []
     for a in ("soft", "sparse"):
         for b in ("none", "logistic"):
-            dd = _diffs({}, res, a, b)
+            dd = _diffs(res, a, b)
             if dd is not None:
                 tests.append(stats.one_sample(dd, "paired t over seeds"))
                 labels.append(f"{a} − {b}")
