@@ -1,10 +1,4 @@
-"""What a report directory shows beside its tables: provenance, ``runs.jsonl`` and ``index.html``.
-
-``index.html`` is the page a reader browses: every Markdown report rendered inline (converted with
-the ``markdown`` library), every PNG figure as an image, CSV files as tables, and the provenance of
-the runs behind them (commits, dates, config hashes). It names run directories relative to the runs
-root and never prints an absolute path of the machine that wrote it.
-"""
+"""What a report directory shows beside its tables: provenance, ``runs.jsonl`` and ``index.html``."""
 from __future__ import annotations
 
 import csv
@@ -20,12 +14,9 @@ import markdown
 from sparselab.engine.record import identity
 
 from .records import other_runs, relative_run, runs_root, scrub, selection
+from .templates import snippets
 
-STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;line-height:1.4}"
-         "img{max-width:100%}code,pre{background:#f4f4f4}pre{overflow-x:auto;padding:.5em}"
-         "table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border:1px solid #ddd;"
-         "vertical-align:top}th{background:#f4f4f4}section{border-top:1px solid #ccc;margin-top:2em}"
-         ".desc{color:#555}")
+TEXT = snippets(__package__, "index")     # the page's style sheet and fixed prose (``index.md``)
 
 
 def public_config(cfg: dict[str, Any] | None) -> dict[str, Any]:
@@ -40,17 +31,11 @@ def provenance(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Commits, versions and dates of the runs behind a report."""
     commits = sorted({r.get("git_commit") or "unknown" for r in recs})
     dates = sorted(r.get("finished_at", "") for r in recs if r.get("finished_at"))
-    versions = recs[0].get("versions", {}) if recs else {}
-    return {
-        "runs": len(recs),
-        "commits": commits,
-        "first": dates[0] if dates else None,
-        "last": dates[-1] if dates else None,
-        "versions": versions,
-        "device": sorted({r.get("device", "?") for r in recs}),
-        "config_hashes": len({r.get("config_hash") for r in recs}),
-        "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1),
-    }
+    return {"runs": len(recs), "commits": commits, "first": dates[0] if dates else None,
+            "last": dates[-1] if dates else None, "versions": recs[0].get("versions", {}) if recs else {},
+            "device": sorted({r.get("device", "?") for r in recs}),
+            "config_hashes": len({r.get("config_hash") for r in recs}),
+            "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1)}
 
 
 def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike | None = None,
@@ -154,25 +139,17 @@ def other_runs_html(runs: str | os.PathLike) -> str:
         return ""
     rows = [[relative_run(r["run_dir"], runs), r.get("experiment") or "", identity(r) or "",
              r.get("finished_at") or ""] for r in others]
-    return (f"<h3>Other runs in this folder ({len(rows)})</h3><p>Finished runs of these experiments whose job is "
-            "not in this profile's plan (another sweep, another spelling of a config, a hand run). They are not "
-            "used in any table.</p>" + html_table(["run directory", "experiment", "job", "finished"], rows))
+    return TEXT["others"].format(n=len(rows)) + html_table(["run directory", "experiment", "job", "finished"], rows)
 
 
 # ---------------------------------------------------------------- summary
-SMOKE_NOTE = ("<p><strong>Smoke profile:</strong> tiny data and a few training steps, run to prove the pipeline "
-              "end to end. Its verdicts test the plumbing, not the paper: read the <code>cpu</code> or "
-              "<code>paper</code> report for the claims.</p>")
-
-
 def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], profile: str | None) -> str:
-    """The top of the index: the smoke caveat, how many planned jobs were found, and the verdict counts and rows of
-    the typed claims (:mod:`.claims`) that ``claims.md`` renders, linked to that file's section."""
+    """The top of the index: the smoke caveat, the planned jobs found, and the typed claims' verdicts."""
     from .claims import counts
     esc = html.escape
     parts = ["<section id='summary'><h2>Summary</h2>"]
     if profile == "smoke":
-        parts.append(SMOKE_NOTE)
+        parts.append(TEXT["smoke"])
     parts.append(planned_html())
     where = next((i for i, (_, rel, _) in enumerate(items) if rel == "claims.md"), None)
     if claims:
@@ -191,20 +168,16 @@ def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], p
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
                 recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None,
                 profile: str | None = None, claims: Sequence[Any] = ()) -> Path:
-    """index.html: a summary (:func:`summary_html`, of the typed ``claims``), then every report file of a pipeline rendered inline, with the
-    provenance of its runs.
+    """index.html: the summary, every report file inline with its runs' provenance; ``notes``: Markdown.
 
-    ``items`` are (name, file relative to ``out_dir``, description); ``notes`` is Markdown. An item whose file is
-    not in ``out_dir`` (a profile or an ``--only`` run that does not write it, a benchmark not run yet) gets no
-    link and no section: it is named once, as text, under "not in this folder".
-    """
+    An item whose file is not in ``out_dir`` gets no section: it is named once under "not in this folder"."""
     runs = runs_root() if runs is None else runs
     out_dir = Path(out_dir)
     esc = html.escape
     absent = [(name, rel) for name, rel, _ in items if not (out_dir / rel).exists()]
     items = [item for item in items if (out_dir / item[1]).exists()]
     parts = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
-             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>", f"<h1>{esc(title)}</h1>",
+             f"<title>{esc(title)}</title><style>{TEXT['style']}</style></head><body>", f"<h1>{esc(title)}</h1>",
              summary_html(items, claims, profile)]
     if notes:
         parts.append(f"<div class='notes'>{render_markdown(notes)}</div>")

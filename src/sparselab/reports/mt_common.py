@@ -1,11 +1,4 @@
-"""What every machine-translation report shares: BLEU cells over seeds, the SacreBLEU signatures of the records,
-validation curves in one line, and the hypothesis / reference files copied beside the report so that the
-``sacrebleu`` CLI reproduces each BLEU.
-
-Used by :mod:`.peters2019` (LSTM NMT: its table2, table3, figure4 modules) and :mod:`.correia2019` (Transformer); both read the records that
-:mod:`sparselab.tasks.translation` writes (``metrics.bleu`` / ``bleu_tok``, ``extra.test.files``,
-``extra.extra_test.<set>``, ``extra.history``).
-"""
+"""What the translation reports share: BLEU cells, signatures, curves and the files that let sacrebleu redo BLEU."""
 from __future__ import annotations
 
 import shutil
@@ -19,8 +12,10 @@ from sacrebleu.significance import PairedTest, Result
 from sparselab import plots
 from sparselab.analysis import plateau
 from .tables import MISSING, NONE, NOT_RUN, md_table
+from .templates import template
 
 BLEU_DIR = "bleu_files"
+text = template(__name__)
 
 
 def pair_of(rec) -> str:
@@ -82,23 +77,18 @@ PLATEAU_GAIN = 0.25      # points of validation token accuracy: a smaller gain o
 
 def convergence(hist: Sequence[Mapping[str, Any]], window: int = PLATEAU_STEPS, smooth: int = SMOOTH,
                 gain: float = PLATEAU_GAIN) -> dict[str, Any]:
-    """:func:`sparselab.analysis.plateau.convergence` (the rule the translation task also stops by) with the
-    kit's window, smoothing and gain as defaults."""
+    """:func:`sparselab.analysis.plateau.convergence` (the task's stopping rule) with the kit's defaults."""
     return plateau.convergence(hist, window=window, smooth=smooth, gain=gain)
 
 
 def convergence_rule(window: int = PLATEAU_STEPS, smooth: int = SMOOTH, gain: float = PLATEAU_GAIN) -> str:
     """The rule of :func:`convergence` in words, for a report."""
-    return (f"a run *stopped improving* when, over its last {window:,} steps, both the smoothed validation token "
-            f"accuracy (mean of {smooth} consecutive validations) and the best validation gained less than {gain} "
-            "points")
+    return text("convergence_rule", window=window, smooth=smooth, gain=gain)
 
 
 def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict], str],
                          title: str = "learning curves") -> Path:
-    """Validation token accuracy (teacher forcing) at every validation against the training step, one panel per
-    direction: the evidence of how close each run got to convergence (a curve still rising at its last point was
-    stopped by the step cap, not by the data)."""
+    """Validation token accuracy against step, one panel per direction: how close each run got to converging."""
     pairs = sorted({pair_of(r) for r in recs}) or ["(no runs)"]
     plt = plots.pyplot()
     fig, axes = plt.subplots(1, len(pairs), figsize=(5.5 * len(pairs), 4), squeeze=False)
@@ -128,10 +118,9 @@ def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
 
 
 def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: bool = True) -> list[list[Any]]:
-    """Copy every run's hypothesis and reference files into ``out/bleu_files/`` (emptied first) as
-    ``<stem(rec, set)>.<detok|tok>.<hyp|ref>.txt``; one row per (run, set, kind): file stem, BLEU from the
-    record, and the ``sacrebleu`` command that reproduces it. ``copy=False``: the records are committed ones
-    without run directories; the rows name the files already in ``out/bleu_files/`` (nothing is removed)."""
+    """Copy each run's hyp/ref files into ``out/bleu_files/`` (emptied first); one row per (run, set, kind).
+
+    ``copy=False``: committed records without run directories; the rows name the files already there."""
     d = Path(out) / BLEU_DIR
     if copy and d.exists():
         shutil.rmtree(d)
@@ -161,25 +150,15 @@ def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: boo
 
 
 def bleu_cli_section(file_rows: Sequence[Sequence[Any]] | None, pattern: str) -> str:
-    """The report section that lists :func:`copy_bleu_files`' rows; ``pattern``: the paper's file names, e.g.
-    ``<direction>.<attention>.seed<seed>.<set>``. Empty without rows."""
+    """The section listing :func:`copy_bleu_files`' rows; ``pattern``: the file names. Empty without rows."""
     if not file_rows:
         return ""
-    text = (f"\n## Re-checking every BLEU with the sacrebleu CLI\n\nEach run's test hypotheses and references are in "
-            f"`{BLEU_DIR}/` (`{pattern}.<detok|tok>.<hyp|ref>.txt`). From this folder, each command prints the score "
-            "of its row (the tables above are means of these).\n\n")
-    return text + md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows)
+    return ("\n" + text("bleu_cli", dir=BLEU_DIR, pattern=pattern) + "\n\n"
+            + md_table(["files", "BLEU (record)", "command", "tokenize"], file_rows))
 
 
 def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]]:
-    """sacrebleu's paired bootstrap resampling (Koehn 2004; the Moses script
-    ``bootstrap-hypothesis-difference-significance.pl``) on tokenized BLEU (``tokenize=none``, as ``bleu_tok``).
-
-    The first file is the baseline. Returns the metric signature and one sacrebleu ``Result`` per file: the
-    score, the bootstrap mean, the half-width of its 95 % interval and the p-value of the difference to the
-    baseline (None for the baseline). 1000 resamples with sacrebleu's fixed seed (``SACREBLEU_SEED``, default
-    12345), exactly as the CLI's ``--paired-bs``, so the command printed beside the table gives the same numbers.
-    The library's test, not ours: only the file reading is here."""
+    """sacrebleu's paired bootstrap (as the CLI's ``--paired-bs``) on tokenized BLEU; the first file is the baseline."""
     def lines(path: Path) -> list[str]:
         return Path(path).read_text(encoding="utf-8").splitlines()
 
@@ -189,15 +168,23 @@ def paired_bootstrap(ref: Path, hyps: Sequence[Path]) -> tuple[str, list[Result]
     return signatures["BLEU"].format(), list(scores["BLEU"])
 
 
-
-
 def pair_status(opts: Mapping[str, Any], pair: str) -> str | None:
-    """None when the profile runs ``pair``; else the text of its cells: the plan's reason up to its first
-    parenthesis (the header gives it whole), or "not run in this profile"."""
+    """None when the profile runs ``pair``; else its cells' text: the plan's reason up to its first parenthesis."""
     if pair in opts.get("pairs", []):
         return None
     reason = (opts.get("not_run") or {}).get(pair)
     return reason.split(" (")[0].strip() if reason else NOT_RUN
+
+
+def settings_section(recs, between: str = "") -> str:
+    """The translation tables' top: the settings per direction, ``between``, and how BLEU is computed."""
+    sr = settings_rows(recs)
+    head = "" if not sr else ("Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
+                              + md_table(["direction", "corpus", "train", "validation", "test (reported)",
+                                          "extra test sets", "BPE merges", "validation", "max steps",
+                                          "early stopping"], sr) + "\n")
+    return (head + between + "How BLEU is computed (from the records):\n\n"
+            + ("\n".join(tokenization_lines(recs)) or "- no runs") + "\n\n")
 
 
 def settings_rows(recs) -> list[list[Any]]:

@@ -1,9 +1,4 @@
-"""The numbers behind a paper's tables, as flat ``{row key: {metric: value}}`` dicts.
-
-Each paper module's ``numbers(runs, profile)`` reads them from the same run records its tables
-use. Stored for the smoke profile (``tests/fixtures/smoke_metrics.json``), they pin "same numbers
-before and after a refactor" without pinning the report prose.
-"""
+"""The numbers behind a paper's tables, ``{row key: {metric: value}}``; pinned for smoke by the tests."""
 from __future__ import annotations
 
 import math
@@ -19,8 +14,7 @@ def pick(metrics: Mapping[str, Any], names) -> dict[str, float]:
 
 def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str, float]],
          abs_tol: float | Callable[[str], float] = 1e-6) -> list[str]:
-    """Human-readable differences between two number sets ([] when they agree within ``abs_tol``, a number or a
-    function of the row key: what a computation guarantees differs between rows)."""
+    """Differences between two number sets beyond ``abs_tol`` (a number, or a function of the row key)."""
     tol = abs_tol if callable(abs_tol) else (lambda row: abs_tol)
     out = []
     for row in sorted(set(want) - set(got)):

@@ -1,11 +1,4 @@
-"""Where the runs of one profile differ from what another profile (by default ``paper``) would run.
-
-The other profile's job config is composed from ``conf/`` (the experiment with ``profile=<other>``), and its
-sweep is the experiment's own ``hydra.sweeper.params`` (the paper plans add no overrides). The runs' side is
-read from their records: for a key the experiment sweeps, the set of values the records hold; for any other
-key of the compared config groups, the value the records share. Reports list the differences in their header,
-so a reader of a ``cpu`` report sees everything the ``paper`` profile would change.
-"""
+"""Where the runs of one profile differ from what another profile (by default ``paper``) would run."""
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
@@ -70,15 +63,9 @@ def _show(values: Iterable[Any]) -> str:
     return one(vals[0]) if len(vals) == 1 else "{" + ", ".join(one(v) for v in vals) + "}"
 
 
-def sweep_values(spec: str) -> set:
-    """The values of a basic-sweeper spec ``a,b,c`` (what the experiment configs use)."""
-    return {_norm(x.strip()) for x in str(spec).split(",")}
-
-
 def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str] = GROUPS,
                 ignore: Sequence[str] = ()) -> list[str]:
-    """``key: ours X, <other profile> Y`` for every key of ``groups`` (and every swept key) where the records'
-    values are not the other profile's. Keys in ``ignore`` (or under them) are skipped."""
+    """``key: ours X, <other profile> Y`` for every key of ``groups`` that differs; ``ignore`` skipped."""
     if not recs:
         return []
     other_name = other.profile.name
@@ -91,7 +78,7 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
     for key, spec in sorted(params.items()):
         ours = {_norm(_get(r["config"], key)) for r in recs}
-        theirs = sweep_values(spec)
+        theirs = {_norm(x.strip()) for x in str(spec).split(",")}      # a basic-sweeper spec a,b,c
         if ours != theirs and not skip(key):
             out.append(f"`{key}`: {_show(ours)} here, {_show(theirs)} in the {other_name} profile")
     for group in groups:

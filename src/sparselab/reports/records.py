@@ -1,8 +1,4 @@
-"""Where run records live and how reports name paths.
-
-Reports never print absolute paths of the machine that ran them: a run directory is named
-relative to the runs root, a dataset file relative to the data root (``<data root>/...``).
-"""
+"""Where run records live and how reports name paths (never an absolute path of the machine)."""
 from __future__ import annotations
 
 import json
@@ -17,11 +13,13 @@ from typing import Any, Callable, Iterable, Iterator
 from sparselab.engine import record
 
 PROJECT = Path(__file__).resolve().parents[3]
+# a record's provenance fields, kept beside a report's configs (no host, pid or traceback)
+PROVENANCE = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count",
+              "started_at", "finished_at", "wall_time_s")
 
 
 def runs_root() -> Path:
-    """``$SPARSELAB_RUNS``, else ``<project>/runs``; an empty ``SPARSELAB_RUNS`` (or the filesystem root) is a
-    :class:`~sparselab.errors.ConfigError` (one line), never the root."""
+    """``$SPARSELAB_RUNS``, else ``<project>/runs``; an empty one (or ``/``) is a ConfigError."""
     from sparselab.engine.checks import runs_path_error
     from sparselab.errors import ConfigError
 
@@ -36,11 +34,7 @@ def runs_root() -> Path:
 
 @dataclass
 class Selection:
-    """The jobs a report may use: its plan's job identities (``sparselab.engine.jobs``).
-
-    Records of the runs folder whose identity is not in the plan are kept in ``others`` (the index lists
-    them under "other runs in this folder") and never reach a table.
-    """
+    """The jobs a report may use: its plan's job identities; the others are noted, never tabled."""
 
     ids: frozenset[str]
     planned: int = 0    # jobs of the part of the plan being reported (--only), and how many have a record
@@ -72,25 +66,24 @@ def other_runs() -> list[dict[str, Any]]:
     return [] if sel is None else [sel.others[k] for k in sorted(sel.others)]
 
 
-def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per job identity: the last finished (a job re-run in another folder is still one job)."""
+def _latest(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+    """One record per ``key``, the one finished last, in first-seen order."""
     best: dict[str, dict[str, Any]] = {}
     for r in recs:
-        key = record.identity(r) or r["run_dir"]
-        if key not in best or (r.get("finished_at") or "") >= (best[key].get("finished_at") or ""):
-            best[key] = r
-    return sorted(best.values(), key=lambda r: r["run_dir"])
+        k = key(r) or r["run_dir"]
+        if k not in best or (r.get("finished_at") or "") >= (best[k].get("finished_at") or ""):
+            best[k] = r
+    return list(best.values())
+
+
+def once_per_job(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per job identity, the last finished (a job re-run in another folder is still one job)."""
+    return sorted(_latest(recs, record.identity), key=lambda r: r["run_dir"])
 
 
 def latest_per_config(recs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per stored config hash, the one finished last (a hand run and a sweep job with the same resolved
-    config are the same run), in first-seen order."""
-    best: dict[str, dict[str, Any]] = {}
-    for r in recs:
-        h = r.get("config_hash") or r["run_dir"]
-        if h not in best or (r.get("finished_at") or "") >= (best[h].get("finished_at") or ""):
-            best[h] = r
-    return list(best.values())
+    """One record per config hash (a hand run and a sweep job of one config are one run), the latest."""
+    return _latest(recs, lambda r: r.get("config_hash"))
 
 
 def grouped(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], Any],
@@ -104,8 +97,7 @@ def grouped(recs: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], Any]
 
 def find_stored(recs: Iterable[dict[str, Any]], runs: str | os.PathLike, profile: str, experiment: str,
                 where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
-    """:func:`record.find` over records already read (those committed beside a report, whose ``run_dir`` lies under
-    ``runs``): the finished ones under ``runs/profile/experiment``, sorted by run directory."""
+    """:func:`record.find` over records already read: the finished ones under ``runs/profile/experiment``."""
     base = Path(runs) / profile / experiment
     return sorted((r for r in recs if r.get("status") == "finished" and Path(r["run_dir"]).is_relative_to(base)
                    and (where is None or where(r))), key=lambda r: r["run_dir"])
@@ -114,11 +106,7 @@ def find_stored(recs: Iterable[dict[str, Any]], runs: str | os.PathLike, profile
 def load(runs: str | os.PathLike, profile: str, experiment: str,
          where: Callable[[dict[str, Any]], bool] | None = None,
          stored: Iterable[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Finished run records of one experiment and profile, once per job, sorted by run directory; ``stored``: searched
-    in these records (:func:`committed_records`) instead of the runs folder.
-
-    Inside :func:`plan_only`, only the plan's jobs (matched by identity); the others are noted.
-    """
+    """Finished records of one experiment and profile, once per job (``stored``: among these), plan jobs only."""
     recs = (record.find(runs, profile, experiment, status="finished", where=where) if stored is None
             else find_stored(stored, runs, profile, experiment, where))
     sel = _SELECTION.get()
@@ -131,9 +119,7 @@ def load(runs: str | os.PathLike, profile: str, experiment: str,
 
 
 def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> list[dict[str, Any]]:
-    """Run records committed beside a report: ``configs`` (run, config, hash, metrics, best per line) joined with
-    ``extras`` (the rest of each record) on the run name, each with a ``run_dir`` under ``runs`` as a live record
-    has; [] when either file is missing. A run missing from ``extras`` is an error (the two are written together)."""
+    """Committed ``configs`` joined with ``extras`` on the run name ([] when either is missing)."""
     if not (configs.exists() and extras.exists()):
         return []
     more = {row["run"]: row for row in map(json.loads, extras.read_text(encoding="utf-8").splitlines())}
@@ -149,8 +135,7 @@ def committed_records(configs: Path, extras: Path, runs: str | os.PathLike) -> l
 
 
 def keep_only(value: Any, spec: Any) -> Any:
-    """The parts of a record's value that ``spec`` names: ``True`` keeps it whole; a dict keeps those keys (``"*"``:
-    any other key), each with its own spec, in a dict or in every dict of a list."""
+    """The parts of a value that ``spec`` names: True keeps it; a dict keeps its keys (``"*"``: any other)."""
     if spec is True or not isinstance(value, (dict, list)):
         return value
     if isinstance(value, list):
@@ -160,9 +145,7 @@ def keep_only(value: Any, spec: Any) -> Any:
 
 def write_extras(path: Path, recs: Iterable[dict[str, Any]], runs: str | os.PathLike, keep: Iterable[str],
                  extra_of: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Path:
-    """The extras file that :func:`committed_records` joins with a report's configs file (``index.write_configs``):
-    one row per run, sorted by run directory, with the record fields ``keep`` and ``extra_of(record)`` as its
-    ``extra`` (none without ``extra_of``); keys sorted and machine paths scrubbed, so the same records always give the same bytes."""
+    """The extras file :func:`committed_records` joins: rows, keys sorted, paths scrubbed (same records, same bytes)."""
     keep = tuple(keep)
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
@@ -195,8 +178,7 @@ def placeholders(runs: str | os.PathLike | None = None) -> list[tuple[str, str]]
 
 
 def scrub(text: str, runs: str | os.PathLike | None = None, html: bool = False) -> str:
-    """Replace the machine's absolute paths (runs root, data root, project, home) by placeholders
-    (``html``: HTML-escaped, so ``<runs root>`` in a page is text, not a tag)."""
+    """Replace the machine's absolute paths by placeholders (``html``: escaped, so they stay text)."""
     from html import escape
 
     for path, name in placeholders(runs):
@@ -205,10 +187,7 @@ def scrub(text: str, runs: str | os.PathLike | None = None, html: bool = False) 
 
 
 def data_relative(text: str, root: str | os.PathLike) -> str:
-    """A data-layer message with the data root named ``<data root>`` instead of its absolute path.
-
-    ``expected X under data root /abs`` becomes ``expected <data root>/X``.
-    """
+    """A data-layer message with the data root named ``<data root>``."""
     root = str(root)
     text = re.sub(r"expected (.+?) under data root " + re.escape(root), r"expected <data root>/\1", text)
     return text.replace(root, "<data root>")

@@ -1,12 +1,6 @@
-"""The papers' reported numbers, for labelled reference columns only (never mixed with ours).
+"""The papers' reported numbers, for labelled reference columns only (``SPARSELAB_REFERENCE``: another file).
 
-They ship with the package (``sparselab/reports/data/papers.yaml``, a copy of the project's
-``../shared/reference/papers.yaml``; ``tests/test_reference_shipped.py`` keeps the two equal where the
-second exists), so a clone from a public host builds its reports with the papers' numbers.
-``SPARSELAB_REFERENCE`` points at another file. A file that cannot be read, or that has no entry for the
-paper, stops the report in one line (:class:`ReferenceMissing`, a user error): a report never blanks its
-paper columns silently.
-"""
+A missing file or paper stops the report (:class:`ReferenceMissing`): it never blanks its paper columns silently."""
 from __future__ import annotations
 
 import os
@@ -28,13 +22,9 @@ class ReferenceMissing(ConfigError):
     """The papers' numbers cannot be read: the report stops rather than leave its paper columns blank."""
 
 
-def reference_path(path: str | os.PathLike | None = None) -> Path:
-    return Path(path or os.environ.get("SPARSELAB_REFERENCE") or REFERENCE)
-
-
 def reference(paper: str, path: str | os.PathLike | None = None) -> dict[str, Any]:
     """The paper's entry of ``papers.yaml``; raises :class:`ReferenceMissing` when it cannot be read."""
-    p = reference_path(path)
+    p = Path(path or os.environ.get("SPARSELAB_REFERENCE") or REFERENCE)
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
@@ -50,10 +40,7 @@ def reference(paper: str, path: str | os.PathLike | None = None) -> dict[str, An
 
 def table_cell(ref: dict[str, Any], table: str, row: str, column: str,
                columns: list[str] | None = None) -> float | None:
-    """One value of a reference table stored as ``{columns: [...], rows: {row: [...]}}`` (None if absent).
-
-    ``columns`` is the column order to assume when the table does not state it.
-    """
+    """One value of a ``{columns, rows}`` reference table, or None; ``columns``: the order to assume."""
     t = ref.get(table, {})
     values = t.get("rows", {}).get(row)
     columns = t.get("columns", columns or [])

@@ -1,14 +1,7 @@
 """Put a committed report's runs back into a runs folder, so that a plan continued on a new machine (whose runs
 folder starts empty) skips the jobs it has already finished, and a report of old and new runs finds every file.
 
-    python -m sparselab.reports.restore peters2019 [--profile cpu] [--skip ID ...]
-
-Each committed record (``runs.jsonl`` joined with its extras) becomes ``<runs>/<run>/run.json``, marked
-``restored_from``; the files a report copies out of a run directory come back from the report folder: the BLEU
-hypotheses and references (``bleu_files/``) and, for Peters, the gzipped test predictions (each paper's
-``restore_files``). Trained models are
-not committed, so a restored run has none: an ensemble whose members must be loaded needs those members re-run
-(``--skip`` their identities). A run directory that already holds a record is left as it is.
+Trained models are not committed: an ensemble whose members must be loaded needs them re-run (``--skip`` them).
 """
 from __future__ import annotations
 
@@ -28,8 +21,7 @@ PAPERS = ("martins2016", "peters2019", "correia2019")
 
 
 def restore_bleu_files(rec: dict, report: Path, stem: Callable[[dict, str], str]) -> int:
-    """Copy the run's committed hypothesis and reference files (``bleu_files/<stem>.<kind>.<side>.txt``) back to
-    where its record names them; a paper's ``restore_files`` calls this with its own file stem."""
+    """Copy the run's committed BLEU files back to where its record names them."""
     n = 0
     for set_name, files, _ in run_sets(rec):
         for kind in ("detok", "tok"):
@@ -45,8 +37,7 @@ def restore_bleu_files(rec: dict, report: Path, stem: Callable[[dict, str], str]
 
 
 def names(rec: dict) -> set[str]:
-    """What ``--skip`` may call a committed run: its identity, or the name of the folder it is restored to (the
-    identity it was written under, which ``runs.jsonl`` shows as ``config_hash``)."""
+    """What ``--skip`` may call a committed run: its identity or the folder it is restored to."""
     return {record.identity(rec), Path(rec["run_dir"]).name}
 
 

@@ -1,19 +1,4 @@
-"""The one command line behind every ``pipelines/<paper>.py``: run the paper's plan, then report.
-
-A pipeline script holds only its paper's plan of runs (a :class:`Plan` per profile) and calls
-:func:`main` with the paper's report module (``sparselab.reports.<paper>``)::
-
-    python pipelines/<paper>.py --profile {smoke,cpu,paper} [--out DIR] [--report-only] [--jobs N]
-                                [--launcher slurm --set hydra.launcher.partition=gpu --set trainer=ddp ...]
-
-Sweeps run in a subprocess through ``python -m sparselab.run -m`` (a sequential plan's sweeps all in one,
-``python -m sparselab.sweeps``); finished jobs with an unchanged
-config hash are skipped by the engine, so re-running after an interruption only runs what is missing.
-Under the local ``parallel`` launcher with N jobs, the plan runs in N lanes side by side (:func:`run_lanes`), so
-no slot idles while the last job of a sweep ends. ``--launcher`` sends every sweep through one Hydra launcher (``conf/hydra/launcher``): under a submitit one
-(``slurm``: each job a SLURM job) all sweeps are submitted at once, and the report is written when every job
-has ended. ``--set`` adds overrides that say where jobs run, never what they compute (:data:`WHERE_KEYS`).
-"""
+"""The one command line behind every ``pipelines/<paper>.py``: run the paper's plan, then report (docs/running.md)."""
 from __future__ import annotations
 
 import argparse
@@ -31,7 +16,9 @@ from sparselab.engine import jobs as plan_jobs, record
 from sparselab.errors import ConfigError
 
 from .records import PROJECT, plan_only, relative_run, runs_root
+from .templates import snippets
 
+SAY = snippets(__package__, "runner")      # the messages and option help (``runner.md``)
 PROFILES = ("smoke", "cpu", "paper")
 CONF_DIR = PROJECT / "conf"
 
@@ -46,16 +33,13 @@ class PipelineError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    """What one profile runs: sweeps ``(experiment, overrides)`` in order, the Hydra launcher
-    (``None``: the in-process basic launcher) and options the paper's report reads (e.g. which
-    settings were run, so that the others show as "not run in this profile")."""
+    """What one profile runs: sweeps ``(experiment, overrides)`` in order, the launcher, the report's options."""
 
     sweeps: Sequence[tuple[str, Sequence[str]]]
     launcher: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     last: Sequence[str] = ()    # experiments whose jobs read other jobs' runs (ensembles): in lanes they run last
-    # ``--benchmark``: a script and its arguments (from the project root), run after the data check and before the
-    # sweeps (on a machine not yet busy with them); it gets ``--out <report folder>/<benchmark_file>``
+    # ``--benchmark``: a script and its arguments, run before the sweeps (idle machine), given ``--out <report>/<file>``
     benchmark: Sequence[str] = ()
     benchmark_file: str = ""
 
@@ -90,8 +74,7 @@ def launcher_options() -> list[str]:
 
 
 def launcher_overrides(launcher: str | None, jobs: int | None, chosen: str | None = None) -> list[str]:
-    """Hydra launcher overrides for a plan; ``--jobs 1`` means the in-process basic launcher. ``chosen`` (the
-    command line's ``--launcher``) replaces the plan's own."""
+    """Hydra launcher overrides; ``--jobs 1`` is the basic launcher; ``chosen`` replaces the plan's."""
     launcher = chosen or launcher
     if not launcher or launcher == "basic" or (launcher == "parallel" and jobs is not None and jobs <= 1):
         return []
@@ -102,8 +85,7 @@ def launcher_overrides(launcher: str | None, jobs: int | None, chosen: str | Non
 def check_set(extra: Sequence[str]) -> None:
     bad = [o for o in extra if not o.startswith(WHERE_KEYS)]
     if bad:
-        raise PipelineError(f"error: --set {', '.join(bad)}: only overrides of where jobs run may be added to a "
-                            f"plan (keys starting {', '.join(WHERE_KEYS)}); a job's settings are the plan's")
+        raise PipelineError(SAY["bad_set"].format(bad=", ".join(bad), keys=", ".join(WHERE_KEYS)))
 
 
 def sweep_args(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
@@ -128,20 +110,17 @@ def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), mu
 
 def start_sweeps(sweeps: Sequence[tuple[str, Sequence[str]]], profile: str,
                  runs: str | os.PathLike | None = None) -> subprocess.Popen:
-    """The sweeps in order in one subprocess (``python -m sparselab.sweeps``, which prints each sweep's command as
-    it starts it): a sweep's own process would pay Python, torch and Lightning's start-up again."""
+    """The sweeps in order in one subprocess (``python -m sparselab.sweeps``): one start-up only."""
     return _start([sys.executable, "-m", "sparselab.sweeps",
                    json.dumps([sweep_args(e, profile, o, runs=runs) for e, o in sweeps])])
 
 
 def wait_sweeps(procs: Sequence[subprocess.Popen]) -> None:
-    """Wait for every sweep; then raise with the first failing one's exit status. Each sweep prints its own
-    one-line error (or, with HYDRA_FULL_ERROR=1, the traceback): the pipeline only passes the status on."""
+    """Wait for every sweep; then raise the first failing one's exit status (each prints its own error)."""
     try:
         codes = [proc.wait() for proc in procs]
     except KeyboardInterrupt:
-        # The sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted and say
-        # so (subprocess.run would kill them first).
+        # the sweeps got the same Ctrl-C (one process group): let them record their jobs as interrupted (not killed)
         for proc in procs:
             proc.wait()
         raise PipelineError(None, 130) from None
@@ -155,17 +134,13 @@ def check_only(plan: Plan, profile: str, only: Sequence[str]) -> None:
     known = [experiment for experiment, _ in plan.sweeps]
     unknown = [o for o in only if o not in known]
     if unknown:
-        raise PipelineError(f"error: --only {', '.join(unknown)}: not in the {profile} plan; valid: "
-                            f"{', '.join(dict.fromkeys(known))}")
+        raise PipelineError(SAY["bad_only"].format(only=", ".join(unknown), profile=profile,
+                                                   valid=", ".join(dict.fromkeys(known))))
 
 
 def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.PathLike | None = None,
              only: Sequence[str] = (), launcher: str | None = None, extra: Sequence[str] = ()) -> None:
-    """Run the plan's sweeps in order; ``only``: just the sweeps of these experiments (a plan's part, e.g. the
-    translation sweeps of the Peters plan). An experiment that is not in the plan is an error naming those that are.
-    ``launcher`` replaces the plan's launcher; under a submitit one every sweep is submitted at once (the jobs
-    queue on the cluster, not here), those of ``plan.last`` once the others have ended, and this returns when all
-    have ended. ``extra``: ``--set`` overrides."""
+    """Run the plan's sweeps (``only``: of these experiments); ``launcher`` replaces the plan's; ``extra``: --set."""
     check_only(plan, profile, only)
     check_set(extra)
     where = [*launcher_overrides(plan.launcher, jobs, launcher), *extra]
@@ -182,14 +157,12 @@ def run_plan(plan: Plan, profile: str, jobs: int | None = None, runs: str | os.P
 
 
 def phases(todo: Sequence[tuple[str, Sequence[str]]], last: Sequence[str]) -> tuple[list, list]:
-    """The sweeps in two phases, each in plan order: the sweeps of ``last`` (ensembles, which load other jobs'
-    models) start only once every other sweep has ended."""
+    """The sweeps in two phases: those of ``last`` (ensembles) once every other has ended."""
     return [s for s in todo if s[0] not in last], [s for s in todo if s[0] in last]
 
 
 def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()) -> int:
-    """Lanes for a plan: the local parallel launcher's job count (``--jobs``, else its config's ``n_jobs``); 1 for
-    any other launcher, or when ``--set`` tunes the launcher itself (then each sweep goes to joblib as before)."""
+    """Lanes: the parallel launcher's job count; 1 for any other launcher or when --set tunes it."""
     if launcher != "parallel" or any(o.startswith("hydra.launcher.") for o in extra):
         return 1
     if jobs is None:
@@ -201,11 +174,7 @@ def lane_count(launcher: str | None, jobs: int | None, extra: Sequence[str] = ()
 
 def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: str, runs=None,
               extra: Sequence[str] = (), last: Sequence[str] = ()) -> None:
-    """Run the sweeps in ``lanes`` lanes side by side. Each lane runs every sweep in order, one job at a time (Hydra's
-    basic launcher), and skips a job another lane holds (the job's lock, ``sparselab.engine.execute``); so when one
-    lane reaches a sweep's last job the other starts the next sweep instead of waiting (joblib per sweep leaves a
-    slot idle there). Sweeps of ``last`` read earlier jobs' runs: they start when every lane has ended the others.
-    The first failing sweep's status is raised once every lane has stopped; a lane starts nothing after a failure."""
+    """Run the sweeps in ``lanes`` lanes, each job once (its lock), so no slot idles at a sweep's end."""
     first, then = phases(todo, last)
     order, n_first = [*first, *then], len(first)
     barrier = threading.Barrier(lanes)
@@ -246,14 +215,12 @@ def run_lanes(todo: Sequence[tuple[str, Sequence[str]]], lanes: int, profile: st
 
 
 def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: str | None) -> None:
-    """The plan's benchmark (``--benchmark``), its progress on the terminal, its file into the report folder being
-    built (``target``: never the committed one unless ``--out`` or ``--replace-committed`` chose it)."""
+    """The plan's benchmark, its file into ``target`` (the folder being built)."""
     if not plan.benchmark:
         print(f"[{paper}] --benchmark: the {profile} plan has no benchmark; nothing to run", flush=True)
         return
     if launcher and launcher not in ("basic", "parallel"):
-        print(f"[{paper}] --benchmark skipped under --launcher {launcher}: it would time the machine that submits "
-              f"(run `{' '.join(plan.benchmark)}` on a compute node)", flush=True)
+        print(SAY["benchmark_skipped"].format(paper=paper, launcher=launcher, cmd=" ".join(plan.benchmark)), flush=True)
         return
     out = Path(target) / plan.benchmark_file
     cmd = [sys.executable, *plan.benchmark, "--out", str(out)]
@@ -263,8 +230,8 @@ def run_benchmark(paper: str, plan: Plan, profile: str, target: Path, launcher: 
     env.setdefault("OMP_NUM_THREADS", "2")      # as `make bench-transformer-speed`
     code = subprocess.run(cmd, cwd=PROJECT, env=env, stdout=subprocess.DEVNULL).returncode  # its progress: stderr
     if code:
-        raise PipelineError(f"error: the benchmark `{' '.join(plan.benchmark)}` failed (exit {code}); no sweep was "
-                            "started (run without --benchmark to skip it)", 130 if code == 130 else 1)
+        raise PipelineError(SAY["benchmark_failed"].format(cmd=" ".join(plan.benchmark), code=code),
+                            130 if code == 130 else 1)
 
 
 def sweep_identities(plan: Plan, profile: str) -> list[tuple[str, list[str]]]:
@@ -288,8 +255,7 @@ def report_path(paper: str, profile: str, out: str | os.PathLike | None = None) 
 
 
 def is_committed(folder: Path) -> bool:
-    """Whether ``folder`` holds files git tracks (a report committed with the project). Without git (an archive
-    of the project), any file in it counts: the folder is then treated as committed."""
+    """Whether ``folder`` holds files git tracks (without git: any file counts)."""
     folder = Path(folder)
     if not folder.is_dir():
         return False
@@ -305,17 +271,14 @@ def is_committed(folder: Path) -> bool:
 
 def choose_target(paper: str, profile: str, out: str | os.PathLike | None, replace_committed: bool,
                   runs: Path) -> Path:
-    """Where the report goes: ``--out``; else ``reports/<paper>/<profile>/``, unless that folder is the committed
-    report and ``--replace-committed`` is not given: then ``<runs>/reports/<paper>/<profile>/`` (said in one line),
-    so that no run rewrites the project's committed results unasked."""
+    """``--out``; else ``reports/<paper>/<profile>/``, unless committed: then under the runs folder."""
     if out:
         return Path(out)
     default = report_path(paper, profile)
     if replace_committed or not is_committed(default):
         return default
     target = Path(runs) / "reports" / paper / profile
-    print(f"[{paper}] {default.relative_to(PROJECT)} is the committed report and is left as it is: this report "
-          f"goes to {target} (--out DIR to choose; --replace-committed to rewrite the committed one)", flush=True)
+    print(SAY["committed_target"].format(paper=paper, default=default.relative_to(PROJECT), target=target), flush=True)
     return target
 
 
@@ -326,43 +289,25 @@ def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -
 
 
 def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
+    """The pipelines' command line; each option's help is its snippet of ``runner.md``."""
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--profile", default=None, choices=list(PROFILES),
-                    help="default: cpu without a GPU, paper with one")
-    ap.add_argument("--out", default=None,
-                    help=f"report directory (default reports/{paper}/<profile>; when that folder is the committed "
-                         "report: <runs folder>/reports/<paper>/<profile>, see --replace-committed)")
-    ap.add_argument("--replace-committed", action="store_true",
-                    help=f"write into the committed reports/{paper}/<profile>/ (replacing its tracked files); "
-                         "with --report-only and no run records, rebuild it from the records committed in it")
-    ap.add_argument("--report-only", action="store_true", help="do not run sweeps; report from existing records")
-    ap.add_argument("--jobs", type=int, default=None,
-                    help="jobs side by side for profiles that use the parallel launcher: N lanes, each running "
-                         "the plan one job at a time (default: conf/hydra/launcher/parallel.yaml n_jobs; 1 = sequential)")
-    ap.add_argument("--launcher", default=None, choices=launcher_options(),
-                    help="the Hydra launcher of every sweep, replacing the plan's (conf/hydra/launcher): slurm submits "
-                         "each job as a SLURM job, all sweeps at once, and the report is written when all have ended")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra",
-                    help="an override for every sweep that says where jobs run (repeatable), e.g. "
-                         "hydra.launcher.partition=gpu, trainer=ddp, trainer.devices=4")
-    ap.add_argument("--benchmark", action="store_true",
-                    help="run the plan's benchmark (Correia: the training-speed benchmark, speed.md) after the data "
-                         "check and before the sweeps, into the report folder (make reproduce-correia2019)")
-    ap.add_argument("--only", action="append", default=[], metavar="EXPERIMENT",
-                    help="run only this experiment's sweeps of the plan (repeatable); the paper's report decides "
-                         "which report files that part owns (Peters: --only peters2019/table2_mt rewrites the MT "
-                         "reports and the index, and leaves the inflection files as they are; Martins: --only "
-                         "martins2016/table3_snli does the same for the SNLI reports, --only martins2016/table2_multilabel for "
-                         "Table 2)")
+    add = lambda flag, **kw: ap.add_argument(  # noqa: E731
+        flag, help=SAY[flag[2:].replace("-", "_")].format(paper=paper), **kw)
+    add("--profile", default=None, choices=list(PROFILES))
+    add("--out", default=None)
+    add("--replace-committed", action="store_true")
+    add("--report-only", action="store_true")
+    add("--jobs", type=int, default=None)
+    add("--launcher", default=None, choices=launcher_options())
+    add("--set", action="append", default=[], metavar="KEY=VALUE", dest="extra")
+    add("--benchmark", action="store_true")
+    add("--only", action="append", default=[], metavar="EXPERIMENT")
     return ap
 
 
 def main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | None = None,
          description: str | None = None) -> int:
-    """Parse the command line, run the profile's plan (unless ``--report-only``), write the reports.
-
-    User errors print one ``error:`` line and return 2; Ctrl-C returns 130 with one line.
-    """
+    """Parse the command line, run the plan (unless ``--report-only``), report; user errors return 2."""
     try:
         return _main(report, plans, argv, description)
     except PipelineError as err:
@@ -427,13 +372,11 @@ def _main(report: ModuleType, plans: Mapping[str, Plan], argv: Sequence[str] | N
             print(f"[{paper}] no run records under {runs}: rebuilding from the records committed in {target}",
                   flush=True)
         elif stored:     # records of an earlier plan: say so rather than rebuild a report of other jobs
-            raise PipelineError(f"error: the {len(stored)} run records committed in {target} are none of the "
-                                f"{len(part)} jobs of the {profile} plan (they were run under an earlier protocol); "
-                                "nothing written: run the plan (without --report-only) to replace them")
+            raise PipelineError(SAY["stale_committed"].format(n=len(stored), target=target, jobs=len(part),
+                                                              profile=profile))
     if not found:
-        raise PipelineError(f"error: none of the {len(part)} jobs of the {profile} plan"
-                            f"{' (--only ' + ', '.join(args.only) + ')' if args.only else ''} has a finished record "
-                            f"under {runs}; nothing written (run without --report-only, or set SPARSELAB_RUNS)")
+        raise PipelineError(SAY["no_records"].format(jobs=len(part), profile=profile, runs=runs,
+                                                     only=f" (--only {', '.join(args.only)})" if args.only else ""))
     print(f"[{paper}] {len(found)} of {len(part)} planned jobs have a finished record", flush=True)
     from .reference import reference
 

@@ -1,19 +1,4 @@
-"""A table and a plot per metric for any hand sweep, from its run records alone (no W&B).
-
-``python -m sparselab.reports.sweep <runs folder> --by mapping.alpha [--by KEY ...] [--metric M ...] [--out DIR]``
-
-Reads every ``run.json`` under the folder (:func:`sparselab.engine.record.find`, any status), groups the
-finished runs by the values of the ``--by`` keys in each record's stored ``config`` (never by folder names),
-and writes to ``--out`` (default ``<runs folder>/sweep``). Point it at a folder that holds that sweep alone
-(give the sweep its own ``paths.runs=…``); runs of other settings that land in a group are named as pooled. It writes:
-
-- ``sweep.md``: per group n and, per metric, mean ± sample std (ddof 1) over the group's runs; the keys other
-  than the seed that differ inside a group (pooled); runs that failed, are still running (or were killed),
-  and points of the grid (the swept values × seeds) with no record at all;
-- ``sweep.csv``: the same numbers at full precision;
-- ``<metric>.png``: the metric against the first ``--by`` key, one line per value of the other keys, error bars
-  of one std and each run as a dot (none for a metric with the same value in every run: ``sweep.md`` names it).
-"""
+"""A table and a plot per metric for any hand sweep, from its run records alone (help: ``sweep.md``)."""
 from __future__ import annotations
 
 import argparse
@@ -31,7 +16,9 @@ from sparselab.engine import identity, record
 from sparselab import plots
 from sparselab.reports.records import relative_run
 from sparselab.reports.tables import NONE, md_table
+from sparselab.reports.templates import template
 
+TEXT = template("sparselab.reports.sweep")     # by name: as ``python -m``, this module is __main__
 SEED = "seed"
 # Keys that name where or how a run was written, not what it computed: never "pooled", never "varying".
 NON_SEMANTIC = identity.machinery_keys()
@@ -63,10 +50,6 @@ def _order(v: Any) -> tuple:
     return (2, 0.0, "") if v is None else (1, 0.0, str(v))
 
 
-def _semantic(key: str) -> bool:
-    return not any(key == k or key.startswith(k + ".") for k in NON_SEMANTIC)
-
-
 def _md(v: Any) -> str:
     """Text for a Markdown cell: a ``|`` (in an error message, say) would split the cell."""
     return str(v).replace("|", "\\|")
@@ -91,7 +74,7 @@ class Sweep:
 
 def varying(configs: Sequence[dict[str, Any]]) -> list[str]:
     """The flattened config keys whose value differs across ``configs`` (a missing key counts as a value)."""
-    keys = sorted({k for c in configs for k in c if _semantic(k)})
+    keys = sorted({k for c in configs for k in c if not any(k == x or k.startswith(x + ".") for x in NON_SEMANTIC)})
     return [k for k in keys if len({_hashable(c.get(k)) for c in configs}) > 1]
 
 
@@ -167,8 +150,7 @@ def pooled(sweep: Sweep) -> dict[str, list[Any]]:
 
 
 def not_finished(sweep: Sweep) -> list[list[str]]:
-    """Rows (by values, seed, status, run, error) for records that are not finished, and grid points
-    (the product of the swept values and the seeds seen) that have no record."""
+    """Rows for records not finished, and grid points (swept values × seeds seen) with no record."""
     rows = [[*map(_md, r["key"]), _md(r["seed"]), r["status"] if r["status"] != "running" else
              "running (or killed)", _md(r["run"]), _md(r["error"] or NONE)]
             for r in sweep.runs if r["status"] != "finished"]
@@ -191,10 +173,8 @@ def constant(sweep: Sweep, metric: str) -> bool:
 
 def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     n_fin = sum(r["status"] == "finished" for r in sweep.runs)
-    lines = [f"# Sweep over {', '.join(sweep.by)}", "",
-             f"From the {len(sweep.runs)} run records under `{folder}` ({n_fin} finished), grouped by the "
-             f"values in each record's config. Cells: mean ± sample std (ddof 1) over the group's finished runs "
-             f"(n); `(n=k)` where only k of them have the metric.", ""]
+    lines = [f"# Sweep over {', '.join(sweep.by)}", "", TEXT("intro", n=len(sweep.runs), folder=folder, n_fin=n_fin),
+             ""]
     pool = pooled(sweep)
     if pool:
         lines += ["Rows pool runs that also differ in: " + "; ".join(
@@ -212,16 +192,13 @@ def markdown(sweep: Sweep, table: pd.DataFrame, folder: str) -> str:
     lines += ["## Failed, running or missing runs", ""]
     lines.append(md_table([*sweep.by, SEED, "status", "run", "error"], bad) if bad else "None.\n")
     if sweep.unreadable:
-        lines += ["## Unreadable run records", "",
-                  "These `run.json` files cannot be read, so their runs are in no row above (re-running the sweep "
-                  "runs their jobs again and keeps each file as `run.json.unreadable`):", ""]
+        lines += ["## Unreadable run records", "", TEXT("unreadable"), ""]
         lines += [f"- `{relative_run(p, sweep.root)}`: {why}" for p, why in sweep.unreadable] + [""]
     return "\n".join(lines)
 
 
 def plot(sweep: Sweep, metric: str, path: Path) -> Path:
-    """``metric`` against the first --by key (numeric axis when every value is a number), one line per
-    value of the other --by keys: mean with a one-std error bar, and each finished run as a dot."""
+    """``metric`` against the first --by key, one line per other value: mean ± std, each run a dot."""
     plt = plots.pyplot()
     xs = sorted({k[0] for k in sweep.groups}, key=_order)
     numeric = all(_is_number(x) for x in xs)
@@ -246,8 +223,7 @@ def plot(sweep: Sweep, metric: str, path: Path) -> Path:
             ax.plot([x] * len(vals), vals, ".", color=bars[0].get_color(), alpha=0.4)
     if not numeric:
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-    ax.set_xlabel(sweep.by[0])
-    ax.set_ylabel(metric)
+    ax.set(xlabel=sweep.by[0], ylabel=metric)
     if len(lines) > 1:
         ax.legend(fontsize="small")
     fig.tight_layout()
@@ -266,14 +242,13 @@ def write(sweep: Sweep, out: Path, folder: str) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sparselab.reports.sweep", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m sparselab.reports.sweep",
+                                 description=TEXT("help"),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder", help="the sweep's runs folder (every run.json below it is read)")
-    ap.add_argument("--by", action="append", required=True, metavar="KEY",
-                    help="a config key to group by, e.g. mapping.alpha (repeatable; the first is the x-axis)")
-    ap.add_argument("--metric", action="append", default=[], metavar="NAME",
-                    help="only these metrics of the records (repeatable; default: every numeric metric)")
-    ap.add_argument("--out", default=None, help="output folder (default: <folder>/sweep)")
+    ap.add_argument("folder", help=TEXT("folder"))
+    ap.add_argument("--by", action="append", required=True, metavar="KEY", help=TEXT("by"))
+    ap.add_argument("--metric", action="append", default=[], metavar="NAME", help=TEXT("metric"))
+    ap.add_argument("--out", default=None, help=TEXT("out"))
     args = ap.parse_args(argv)
     try:
         sweep = collect(args.folder, args.by, args.metric)

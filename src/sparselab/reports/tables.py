@@ -34,6 +34,11 @@ def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def md_header(title: str, lead: str, heading: str, items: Iterable[str]) -> str:
+    """A report file's top: its title, a lead line, and the profile's settings as a list under ``heading``."""
+    return "\n".join([f"# {title}", "", lead, "", heading, "", *(f"- {x}" for x in items)]) + "\n\n"
+
+
 def best_keys(values: Mapping[Hashable, float], ndigits: int = 6) -> set:
     """The keys whose value ties the maximum (compared after rounding to ``ndigits``)."""
     if not values:
@@ -53,8 +58,7 @@ def delta(ours: float | None, ref: float | None) -> float | None:
 
 
 def lr_schedule(rec) -> tuple[Any, Any]:
-    """(number of validations that lowered the learning rate, the last learning rate) from the record's history
-    (each validation stores the rate after its scheduling decision); NONE where the history has no rates."""
+    """(validations that lowered the learning rate, the last rate) from the history; NONE without rates."""
     lrs = [h["lr"] for h in rec.get("extra", {}).get("history", []) if h.get("lr") is not None]
     if not lrs:
         return NONE, NONE

@@ -1,8 +1,6 @@
-"""The prose of the reports, kept in Markdown templates beside the module of their artefact (package data).
+"""The prose of the reports: ``<module>.md`` beside each module, each snippet after a ``<!-- name -->`` line.
 
-``<module>.md`` holds that module's snippets: a line ``<!-- name -->`` starts each, which runs to the next such line;
-its trailing newlines are dropped (the code lays out the blank lines between blocks). Placeholders are
-``str.format``'s (``{level:g}``); ``{{`` and ``}}`` are literal braces.
+Trailing newlines are dropped (the code lays out blank lines); placeholders are ``str.format``'s, ``{{``/``}}`` braces.
 """
 from __future__ import annotations
 
@@ -10,6 +8,8 @@ import re
 from functools import cache, partial
 from importlib import resources
 from typing import Any, Callable
+
+import yaml
 
 MARKER = re.compile(r"^<!-- (\w+) -->\n", re.M)
 
@@ -27,7 +27,18 @@ def prose(package: str, name: str, key: str, /, **values: Any) -> str:
 
 
 def template(module: str) -> Callable[..., str]:
-    """``prose`` for the template beside ``module`` (its ``__name__``): ``text = template(__name__)``, then
-    ``text("intro", n=3)``."""
+    """``prose`` for the template beside ``module``: ``text = template(__name__)``."""
     package, _, name = module.rpartition(".")
     return partial(prose, package, name)
+
+
+@cache
+def data(package: str, name: str) -> Any:
+    """The YAML file ``name`` beside the modules of ``package`` (package data)."""
+    return yaml.safe_load(resources.files(package).joinpath(f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def artifacts(package: str, group: str | None = None) -> list[tuple[str, str, str]]:
+    """A paper's ``artifacts.yaml``: index.html's (name, file, description) items (of ``group``, where it has groups)."""
+    items = data(package, "artifacts")
+    return [tuple(x) for x in (items[group] if group else items)]

@@ -1,31 +1,4 @@
-"""W&B Reports of every paper's sweeps, built with the official ``wandb-workspaces`` library.
-
-``python -m sparselab.reports.wandb_report <paper> [--profile P] [--entity E] [--project P] [--out DIR]``
-(``make wandb-report PAPER=peters2019 PROFILE=cpu``)
-
-* Offline (``WANDB_MODE`` unset, ``offline`` or ``disabled``; the project's default): builds the
-  ``wandb_workspaces.reports.v2.Report`` and writes an outline of its blocks and panels to
-  ``reports/<paper>/<profile>/wandb_report.md``. Serialising or saving a report resolves its run sets through the
-  W&B API, which needs a login (STACK.md), so offline the outline is all there is.
-* Online (``WANDB_MODE=online`` and an API key): writes the outline too, saves the report and prints its URL.
-
-Run sets select runs by W&B group (the experiment name, ``engine.wandb_run``) and ``profile.name``. The panels
-plot what the runs log, one key per quantity: Lightning logs ``train_loss``, ``val_loss``, ``val_acc`` against
-``trainer/global_step``; the engine writes a record's final metrics into the run summary (``acc``, ``bleu``,
-``bleu_tok``, ``attn_support``, ``mse``, ``micro_f1`` ...) and its example tables (``examples/inflection``,
-``examples/autocomplete``, ``examples/snli_attention``, ``label_proportions/per_seed``) and the SNLI attention
-figure (``attention/examples``) at the end (``sparselab.engine.media``); at every validation
-:class:`sparselab.training.validation_media.ValidationMedia` logs histograms (``alpha_hist/<kind>``, ``density_hist/<kind>``,
-``attn_support_hist``, ``out_support_hist``, ``attended_words_hist``), the attention maps of fixed validation
-sentences (``attention/maps``) and a learned attention α (``alpha/attention.normalizer``); the Correia task logs
-``js/<kind>/l<layer>`` and ``density/<kind>/l<layer>``
-(:class:`sparselab.training.transformer_module.TransformerModule`) and ``alpha/<kind>/l<layer>/h<head>``
-(:class:`sparselab.training.alpha_trajectory.AlphaTrajectory`).
-
-:func:`panel_keys` names the logged key each panel reads (the outline lists them);
-``tests/reports/test_wandb_panels.py`` checks every one against offline smoke runs (``tests/support.py`` reads
-a run's ``.wandb`` file back with ``wandb leet inspect --json``).
-"""
+"""W&B Reports of every paper's sweeps, built with ``wandb-workspaces`` (help: ``wandb_report.md``)."""
 from __future__ import annotations
 
 import argparse
@@ -39,7 +12,9 @@ import wandb_workspaces.reports.v2 as wr
 from wandb_workspaces import expr
 
 from sparselab.reports.runner import PROFILES, report_dir
+from sparselab.reports.templates import template
 
+TEXT = template("sparselab.reports.wandb_report")      # by name: as ``python -m``, this module is __main__
 STEP = "trainer/global_step"   # the x-axis of everything Lightning's WandbLogger logs
 OFFLINE_MODES = ("offline", "disabled", "dryrun")
 
@@ -88,8 +63,7 @@ def build(paper: str, profile: str = "cpu", entity: str = "", project: str = "sp
 
 # ---------------------------------------------------------------- outline
 def axes(panel) -> tuple[list, list]:
-    """(x, y) of a panel: the metrics (``wr.Config``, ``wr.SummaryMetric``, key names) on each axis; a LinePlot
-    with a regex has no y metric (it reads ``metric_regex``)."""
+    """(x, y) metrics of a panel; a LinePlot with a regex has no y metric."""
     if isinstance(panel, wr.LinePlot):
         return [panel.x], [] if panel.metric_regex else list(panel.y)
     if isinstance(panel, wr.ScatterPlot):
@@ -105,9 +79,7 @@ def axes(panel) -> tuple[list, list]:
 
 
 def panel_keys(panel) -> list[tuple[str, str]]:
-    """``[(where, key)]`` a panel reads: ``where`` is ``config`` (a config value), ``summary`` (the run summary),
-    ``history`` (logged over steps: scalars, histograms, images, tables) or ``regex`` (every history key that
-    matches). The x-axis ``trainer/global_step`` is Lightning's and left out."""
+    """``[(where, key)]`` a panel reads (config, summary, history, regex); the x-axis step left out."""
     def one(m, default: str) -> tuple[str, str]:
         if isinstance(m, wr.Config):
             return "config", m.name
@@ -132,8 +104,7 @@ def _metric(m) -> str:
 
 
 def describe(panel) -> dict[str, str]:
-    """``{type, title, x, y, reads}`` of a panel: what it plots, with metric names as the runs log them, and the
-    logged keys it reads (:func:`panel_keys`)."""
+    """``{type, title, x, y, reads}`` of a panel."""
     x, y = axes(panel)
     regex = isinstance(panel, wr.LinePlot) and panel.metric_regex
     title = panel.title if getattr(panel, "title", None) else (
@@ -148,15 +119,9 @@ def panels(report: wr.Report) -> list[dict[str, str]]:
 
 
 def outline(report: wr.Report, profile: str) -> str:
-    """Markdown: the report's headings, text, run sets (filters, grouping) and panels, in order, each panel with
-    the logged keys it reads."""
-    lines = [f"# W&B report: {report.title}", "",
-             f"Project `{report.entity or '<default entity>'}/{report.project}`. {report.description}. This is the "
-             "offline outline of the report; `WANDB_MODE=online` with an API key saves it to W&B "
-             f"(`.venv/bin/python -m sparselab.reports.wandb_report <paper> --profile {profile}`), after the offline "
-             "runs are synced (`.venv/bin/wandb sync <runs folder>/<profile>/*/*/*/wandb/offline-run-*`). The last "
-             "column names each panel's logged keys: history (logged over steps), summary (a run's final metrics), "
-             "config.", ""]
+    """Markdown: the report's headings, text, run sets and panels, each with the keys it reads."""
+    lines = [f"# W&B report: {report.title}", "", TEXT("outline", project=f"{report.entity or '<default entity>'}/"
+             f"{report.project}", description=report.description, profile=profile), ""]
     for b in report.blocks:
         if isinstance(b, (wr.H1, wr.H2)):
             lines += [f"{'##' if isinstance(b, wr.H1) else '###'} {b.text}", ""]
@@ -178,8 +143,17 @@ def publish(report: wr.Report) -> str:
     return report.save().url
 
 
+def write_outline(paper: str, profile: str, out: str | os.PathLike | None = None, **kw) -> tuple[Path, wr.Report]:
+    """The report's outline in ``wandb_report.md`` of the report folder (``out``); ``kw``: :func:`build`'s."""
+    report = build(paper, profile, **kw)
+    path = Path(report_dir(paper, profile, out)) / "wandb_report.md"
+    path.write_text(outline(report, profile) + "\n", encoding="utf-8")
+    return path, report
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=TEXT("help"),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paper", choices=list(PAPERS))
     ap.add_argument("--profile", default="cpu", choices=list(PROFILES))
     ap.add_argument("--entity", default=os.environ.get("WANDB_ENTITY", ""),
@@ -188,9 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="outline directory (default reports/<paper>/<profile>)")
     args = ap.parse_args(argv)
     online = (os.environ.get("WANDB_MODE") or "offline").lower() not in OFFLINE_MODES   # unset or empty: offline
-    report = build(args.paper, args.profile, args.entity, args.project)
-    path = Path(report_dir(args.paper, args.profile, args.out)) / "wandb_report.md"
-    path.write_text(outline(report, args.profile) + "\n", encoding="utf-8")
+    path, report = write_outline(args.paper, args.profile, args.out, entity=args.entity, project=args.project)
     print(f"[{args.paper}] W&B report outline ({len(panels(report))} panels) -> {path}", flush=True)
     if not online:
         print(f"[{args.paper}] W&B offline: not published (set WANDB_MODE=online with an API key to save it)")

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..tables import md_table
+from ..templates import template
 
 
 class Verdict(str, enum.Enum):
@@ -20,11 +21,8 @@ COLUMNS = ["claim (quoted, section)", "quantity", "ours (estimate, 95 % CI)", "p
 
 @dataclass(frozen=True)
 class Claim:
-    """One row: the paper's sentence (``quote``, ``section``) or, with ``ours``, a condition of this project (stricter
-    or weaker than the paper's, labelled "ours"); the quantity tested, our estimate with its 95 % interval, the paper's value, the test and its result
-    (p or interval, the margin where one applies), the verdict; ``reason`` says why a row is untested and
-    ``detect`` what the design can detect when it is inconclusive; ``quoted`` False: the paper's claim restated,
-    not its words."""
+    """One row: the paper's sentence (or, ``ours``, our own condition), the quantity, estimate, test and verdict;
+    ``reason``: why untested; ``detect``: what an inconclusive design detects; ``quoted`` False: restated."""
 
     quote: str
     section: str
@@ -68,10 +66,8 @@ class Claim:
         return [quote, self.quantity, self.ours_cell(), self.paper, self.test, f"**{self.label}**"]
 
 
-def untested(quote: str, section: str, quantity: str, reason: str, paper: str = "–", ours: bool = False) -> Claim:
-    return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, ours=ours)
-
-
+def untested(quote: str, section: str, quantity: str, reason: str, paper: str = "–", **kw: Any) -> Claim:
+    return Claim(quote, section, quantity, Verdict.UNTESTED, paper=paper, reason=reason, **kw)
 
 
 def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
@@ -79,16 +75,16 @@ def render(title: str, intro: str, claims: Sequence[Claim]) -> str:
     return f"# {title}\n\n{intro}\n\n" + table(claims) + "\n## State of the claims\n\n" + summary(claims)
 
 
-def paper_page(method: str, lead: str, claims: Sequence[Claim]) -> str:
-    """A paper's ``claims.md``: ``lead`` (the paper, the profile, our data), then the tests in words (``method``: the
-    paper's claims module docstring, whose second paragraph states them), then every claim."""
-    return render("The paper's claims, tested on our runs", lead + " ".join(method.split("\n\n")[1].split())
-                  + " Sentences in quotation marks are the paper's; the others restate its claim.", claims)
+def paper_page(module: str, profile: str, claims: Sequence[Claim]) -> str:
+    """A paper's ``claims.md``: the lead and the tests in words (the ``claims.md`` template beside ``module``)."""
+    text = template(module)
+    return render("The paper's claims, tested on our runs", text("lead", profile=profile) + " "
+                  + " ".join(text("method").split()) + " Sentences in quotation marks are the paper's; the others"
+                  " restate its claim.", claims)
 
 
 def summary(claims: Sequence[Claim]) -> str:
-    """The verdict counts and one line per claim: the block that each ``docs/<paper>.md`` repeats word for word
-    (a test holds them equal)."""
+    """The verdict counts and one line per claim (``docs/<paper>.md`` repeats it; a test holds them equal)."""
     n = counts(claims)
     head = f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in n.items()) + "."
     return head + "\n\n" + "".join(f"- **{c.verdict.value}**: {c.row()[0]}\n" for c in claims)

@@ -56,8 +56,7 @@ def welch(a: Sequence[float], b: Sequence[float]) -> Test:
 
 
 def pooled_sd(cells: Sequence[Sequence[float]]) -> tuple[float, int]:
-    """(within-cell SD, its df): the residual SD of a one-way model on the cells (statsmodels ols); a 1-seed cell adds
-    no degree of freedom. (nan, 0) when no cell has 2 seeds."""
+    """(within-cell SD, its df) from a one-way ols on the cells; (nan, 0) when no cell has 2 seeds."""
     long = pd.DataFrame([(float(y), i) for i, ys in enumerate(cells) for y in ys], columns=["y", "cell"])
     if long.empty or long.groupby("cell").size().max() < 2:
         return math.nan, 0
@@ -88,8 +87,7 @@ def one_sample(d: Sequence[float], name: str = "paired t") -> Test:
 
 
 def anova2(y: Sequence[float], a: Sequence[float], b: Sequence[float]) -> dict[str, tuple[float, float, float, float]]:
-    """Two-way ANOVA (statsmodels ols + anova_lm, type II) with the interaction where seeds leave residual degrees
-    of freedom beyond it, else additive: {"a"|"b": (F, df, df residual, p)}."""
+    """Type II two-way ANOVA, with the interaction where df allow: {"a"|"b": (F, df, df residual, p)}."""
     data = pd.DataFrame({"y": y, "a": [str(x) for x in a], "b": [str(x) for x in b]})
     cells = len(set(zip(data["a"], data["b"])))
     fit = ols("y ~ C(a) * C(b)" if len(data) > cells else "y ~ C(a) + C(b)", data=data).fit()
@@ -105,8 +103,7 @@ def holm(ps: Sequence[float]) -> list[float]:
 
 
 def tost(a: Sequence[float], b: Sequence[float], margin: float, paired: bool = False) -> tuple[float, tuple[float, float]]:
-    """TOST equivalence of mean(a) − mean(b) within ±margin (statsmodels ttost_ind, unequal variances, or
-    ttost_paired): (p, 90 % interval)."""
+    """TOST equivalence of mean(a) − mean(b) within ±margin (statsmodels): (p, 90 % interval)."""
     if paired:
         p = ttost_paired(np.asarray(a, float), np.asarray(b, float), -margin, margin)[0]
         ci = st.ttest_1samp(np.subtract(a, b), 0.0).confidence_interval(1 - 2 * LEVEL)
@@ -135,8 +132,7 @@ def noninferior(t: Test, margin: float) -> float:
 
 def paired_bootstrap(x: Sequence[float], y: Sequence[float], stat: Callable[[np.ndarray], float],
                      n: int = 2000, seed: int = 0) -> tuple[float, tuple[float, float]]:
-    """stat(x) − stat(y) over the same units (heads, items) and its 95 % percentile interval from scipy's paired
-    bootstrap (the units resampled together)."""
+    """stat(x) − stat(y) over the same units and its 95 % interval (scipy's paired bootstrap)."""
     return paired_statistic((x, y), lambda u, v: stat(u) - stat(v), n, seed)
 
 
@@ -150,9 +146,7 @@ def paired_statistic(arrays: Sequence[Sequence[float]], stat: Callable[..., floa
 
 
 def combined_bleu(diffs: Sequence[float], boot_vars: Sequence[float]) -> Test:
-    """Per-seed BLEU differences of one pair of models with each seed's paired-bootstrap variance of the difference
-    (sacrebleu's resamples): variance of the mean = (seed variance + mean test-set variance) / n, df n − 1 (normal for
-    one seed, where the test set is the only noise measured)."""
+    """Per-seed BLEU differences with their bootstrap variances: var of mean = (seed var + mean boot var) / n."""
     n = len(diffs)
     seed_var = float(np.var(diffs, ddof=1)) if n > 1 else 0.0
     se = math.sqrt((seed_var + float(np.mean(boot_vars))) / n)
@@ -161,8 +155,7 @@ def combined_bleu(diffs: Sequence[float], boot_vars: Sequence[float]) -> Test:
 
 
 def detectable(n1: int, n2: int, sd: float, df: float | None = None) -> float:
-    """The smallest difference a two-sample t test detects with 80 % power at 5 % (statsmodels TTestIndPower).
-    ``df``: the test uses a pooled SD with these degrees of freedom (:func:`difference`), not the two cells' own."""
+    """The smallest difference a two-sample t detects at 80 % power; ``df``: that of a pooled SD."""
     if n1 < 1 or n2 < 1 or not sd or math.isnan(sd):
         return math.nan
     if df is None:
@@ -199,8 +192,7 @@ def seeds_needed(effect: float, sd: float) -> int | None:
 
 def power_note(n1: int, n2: int, sd: float, paper_effect: float | None, unit: str = "points",
                df: float | None = None) -> str:
-    """The inconclusive row's note: the effect detectable at 80 % power and the seeds the paper's effect needs;
-    ``df``: the pooled SD's degrees of freedom, when the row's test uses one."""
+    """An inconclusive row's note: the effect detectable at 80 % power, the seeds the paper's effect needs."""
     d = detectable(n1, n2, sd, df)
     pooled = f", pooled SD df {df:g}" if df is not None else ""
     parts = [f"detects ≥ {d:.2f} {unit} at 80 % power with {n1} vs {n2} seeds{pooled}"] if not math.isnan(d) else []
@@ -211,8 +203,7 @@ def power_note(n1: int, n2: int, sd: float, paper_effect: float | None, unit: st
 
 
 def vertex(x: Sequence[float], y: Sequence[float], draws: int = 4000, seed: int = 0):
-    """A quadratic fit y ~ x + x² (statsmodels ols) over every run: (argmax, its 95 % interval from the fit's
-    parameter covariance, the one-sided p that the curvature is negative); None with fewer than 4 distinct x."""
+    """Quadratic fit y ~ x + x²: (argmax, its 95 % interval, p of negative curvature); None below 4 distinct x."""
     if len(set(x)) < 4:
         return None
     fit = ols("y ~ x + I(x ** 2)", data=pd.DataFrame({"x": x, "y": y})).fit()

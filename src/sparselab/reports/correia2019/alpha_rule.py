@@ -1,12 +1,6 @@
 """The side experiment behind a profile's α rule: α-entmax under the rule against α-entmax at α lr = lr.
 
-A profile whose α rule gives the learned α its own peak learning rate (``task.alpha_lr``, the cpu profile: α's
-summed learning rate over the budget equal to the paper profile's) keeps α-entmax at α lr = lr beside it, on the
-same seeds. The rule changes how far α can travel; it must not change the model's quality beyond the seed noise.
-Each quantity is compared with a standard test: tokenized BLEU by sacrebleu's paired bootstrap combined with the
-seed variance (as Table 1's claims), the rest by Welch's t over seeds; TOST at the claims' margins says whether the
-two are equivalent, and an inconclusive row gives the effect the design detects.
-"""
+The rule changes how far α can travel; it must not change the model's quality beyond the seed noise (TOST)."""
 from __future__ import annotations
 
 import math
@@ -18,7 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..claims import stats
-from ..claims.bleu import pair as bleu_pair
+from ..claims.bleu import seed_pairs
 from ..mt_common import mean_std, pair_of, values
 from ..tables import NONE, md_table
 from .runs import seed_of
@@ -60,18 +54,9 @@ def alpha_moved(rec) -> float | None:
 
 def _bleu_test(folder: Path, rule: Sequence[dict], control: Sequence[dict], stem) -> stats.Test | None:
     by_seed = {seed_of(r): r for r in control}
-    diffs, var = [], []
-    for r in rule:
-        c = by_seed.get(seed_of(r))
-        if c is None or pair_of(c) != pair_of(r):
-            continue
-        a, b = (Path(folder) / f"{stem(x, 'test')}.tok" for x in (r, c))
-        if not all(Path(f"{x}.{k}.txt").exists() for x in (a, b) for k in ("hyp", "ref")):
-            return None
-        d, v, _ = bleu_pair(Path(f"{a}.ref.txt"), Path(f"{a}.hyp.txt"), Path(f"{b}.hyp.txt"))
-        diffs.append(d)
-        var.append(v)
-    return stats.combined_bleu(diffs, var) if diffs else None
+    both = [(r, c) for r in rule if (c := by_seed.get(seed_of(r))) is not None and pair_of(c) == pair_of(r)]
+    t = seed_pairs(folder, both, stem) if both else None
+    return None if isinstance(t, str) else t
 
 
 def _row(quantity: str, rule: Sequence[float], control: Sequence[float], test: stats.Test | None,

@@ -1,13 +1,6 @@
-"""Figures 2–6 of Correia, Niculae & Martins (2019) from the run records, the numbers behind them
-(``analysis.md``), every head's α at step 0 and at the end, and one verdict per claim of §5 by the stated rules of
-:mod:`.claims`.
+"""Figures 2–6 of Correia et al. (2019) and the numbers behind them (``analysis.md``), from the figure direction.
 
-The figures and analyses use the runs of one direction (:func:`.runs.figure_pair`, de-en): the records
-hold the learned α's (``extra.learned_alpha``), their trajectories (``extra.alpha_trajectory``) and the head
-statistics on the validation set (``extra.heads``: density per head, JS per layer, example attention maps).
-Several seeds: α's and densities are pooled over seeds, JS is averaged; trajectories, sorted densities and
-attention maps are those of the lowest seed.
-"""
+Several seeds: α's and densities are pooled, JS is averaged; trajectories and maps are those of the lowest seed."""
 from __future__ import annotations
 
 import math
@@ -41,9 +34,7 @@ def _f(x, digits: int = 3) -> str:
 
 # ---------------------------------------------------------------- α: trajectories (Figure 2)
 def trajectory_summary(history: Sequence[Mapping[str, Any]], tol: float = TOL) -> dict[str, dict[str, Any]]:
-    """Per attention type (and ``all``): the mean α over heads at the first, lowest and last recorded step, the
-    step of the lowest, whether the mean first fell (by more than ``tol``) and then rose again (by more than
-    ``tol``), and the share of heads whose own α did both."""
+    """Per attention type (and ``all``): mean α at the first, lowest and last step, and whether it fell then rose."""
     steps = [int(h["step"]) for h in history]
     sites = list(history[0]["alpha"]) if history else []
     out = {}
@@ -65,10 +56,9 @@ def trajectory_summary(history: Sequence[Mapping[str, Any]], tol: float = TOL) -
 
 # ---------------------------------------------------------------- α: distribution (Figure 3)
 def bimodality_coefficient(x: Sequence[float]) -> float | None:
-    """The bimodality coefficient (g² + 1) / b₂ of the sample (g = m₃ / m₂^1.5 the skewness, b₂ = m₄ / m₂² the
-    kurtosis, plain moments; Pfister et al. 2013): 1 for two point masses, 5/9 for a uniform, 1/3 for a normal;
-    above 5/9 suggests two modes. Plain moments, not Sarle's small-sample correction, which pulls two clear clumps
-    of 6 heads down to 0.34. None for n < 4 or no spread."""
+    """The bimodality coefficient (g² + 1) / b₂ with plain moments (Pfister et al. 2013); None for n < 4.
+
+    Plain moments, not Sarle's small-sample correction, which pulls two clear clumps of 6 heads down to 0.34."""
     x = np.asarray(x, dtype=float)
     if len(x) < 4 or float(x.std()) == 0.0:
         return None
@@ -137,10 +127,6 @@ def js_rows(js: Mapping[str, Mapping[str, Mapping[str, float]]]) -> list[list[An
 
 
 # ---------------------------------------------------------------- figures
-def plot_learning_curves(path: Path, recs: Sequence[dict]) -> Path:
-    return mt_common.plot_learning_curves(path, recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
-
-
 def plot_attention_maps(out: Path, variant: str, rec: dict) -> list[Path]:
     """One PNG per attention type for the record's first example: every head of every layer (rows = layers)."""
     examples = heads_of(rec).get("examples") or []
@@ -188,7 +174,7 @@ def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]
     if any(js.values()):
         draw.js_per_layer({k: v for k, v in js.items() if v}, out / FIGURES[4])
     if recs:
-        plot_learning_curves(out / FIGURES[5], recs)
+        mt_common.plot_learning_curves(out / FIGURES[5], recs, lambda r: f"{LABELS[variant_of(r)]} seed {seed_of(r)}")
     for v, rs in runs.items():
         if not plot_attention_maps(out, v, rs[0]):
             notes.append(f"no attention maps for {LABELS[v]}: the record holds no example sentence")
@@ -197,8 +183,7 @@ def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]
 
 # ---------------------------------------------------------------- text
 def alpha_room(alpha_lr: float, warmup: int, steps: int) -> float:
-    """The sum of α's learning rate over ``steps`` steps of the warm-up / inverse-sqrt schedule: how far Adam
-    (which moves a parameter by at most ~lr a step) can carry α's pre-sigmoid parameter."""
+    """α's summed learning rate over ``steps``: how far Adam (≤ ~lr a step) can carry α's parameter."""
     from sparselab.training.schedules import inverse_sqrt
 
     factor = inverse_sqrt(warmup)
@@ -225,15 +210,13 @@ def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
                          "yes" if x["then_up"] else "no", f"{100 * x['share_heads_down_then_up']:.0f} %"])
     text = prose("trajectory", tol=TOL) + "\n\n"
     text += md_table(["seed", "attention", "heads", "α at step 0", "lowest mean α", "at step", "Σ α lr there",
-                      "final mean α",
-                      "last step", "first fell", "then rose", "heads that fell then rose"], rows) if rows else \
-        "No α-entmax run with an α trajectory.\n"
+                      "final mean α", "last step", "first fell", "then rose", "heads that fell then rose"], rows) \
+        if rows else "No α-entmax run with an α trajectory.\n"
     return text
 
 
 def initial_alphas(runs: Sequence[dict]) -> dict[str, list[float]]:
-    """``{kind: [every head's α at the first recorded step]}`` (seeds pooled): the random initialisation, against
-    which the final distribution's shape is judged."""
+    """``{kind: [every head's α at the first recorded step]}``, seeds pooled (the random initialisation)."""
     out: dict[str, list[float]] = {}
     for r in runs:
         hist = (r.get("extra", {}).get("alpha_trajectory") or {}).get("history") or []
@@ -275,8 +258,7 @@ def density_section(runs: Mapping[str, list[dict]]) -> str:
 
 def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[str, Any],
           preface: Sequence[str] = ()) -> str:
-    """Draw the figures into ``out`` and return the text of ``analysis.md``; ``preface``: lines after the title
-    (the profile's α rule)."""
+    """Draw the figures into ``out`` and return ``analysis.md``; ``preface``: lines after the title."""
     out = Path(out)
     runs = analysed(options, recs)
     notes = draw_figures(out, recs, runs)

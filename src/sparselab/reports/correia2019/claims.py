@@ -1,10 +1,4 @@
-"""Correia, Niculae & Martins (2019): every claim of §4–5 as a typed claim of the kit, decided on our records.
-
-BLEU pairs: sacrebleu's paired bootstrap combined with the seed variance, "no worse" by a non-inferiority test with a
-margin fixed here. Step 0 against the end: a paired bootstrap over the same heads (scipy). Shapes: the bimodality
-coefficient with its bootstrap interval against a uniform's. Layers, attention types: one-way ANOVA / Welch over
-heads, Holm within a claim. A condition of ours (a change from step 0, a threshold) is its own row, labelled ours.
-"""
+"""Correia, Niculae & Martins (2019): every claim of §4–5 as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import re
@@ -19,8 +13,9 @@ from sparselab.analysis.head_summary import KINDS
 
 from . import analysis as ana
 from .heads import SELF, prev_confidences
-from ..claims import Claim, Verdict as V, paper_page, stats
-from ..claims.bleu import pair as bleu_pair
+from ..claims import Claim, Verdict as V, paper_page, stats, untested as _u
+from ..templates import template
+from ..claims.bleu import seed_pairs
 from ..tables import md_table
 from .runs import LABELS, PAIRS, SPARSE, by_key, seed_of
 
@@ -35,10 +30,6 @@ MIN_QUESTIONS = 20
 S4, S5 = "§4, Table 1", "§5"
 
 
-def _u(quote, section, quantity, reason, paper="–", **kw) -> Claim:
-    return Claim(quote, section, quantity, V.UNTESTED, paper=paper, reason=reason, **kw)
-
-
 def _sign(ci: tuple[float, float]) -> V:
     return V.HOLDS if ci[0] > 0 else V.FAILS if ci[1] < 0 else V.INCONCLUSIVE
 
@@ -50,16 +41,10 @@ def _bleu_tests(folder: Path, recs, stem) -> dict[tuple[str, str], stats.Test] |
         soft = {seed_of(r): r for r in g.get((pair, "softmax"), [])}
         for m in (m for m in SPARSE if (pair, m) in g and soft):
             sparse = {seed_of(r): r for r in g[(pair, m)]}
-            diffs, var = [], []
-            for s in sorted(soft.keys() & sparse.keys()):
-                f = [Path(folder) / f"{stem(r, 'test')}.tok" for r in (sparse[s], soft[s])]
-                if not all(Path(f"{x}.{k}.txt").exists() for x in f for k in ("hyp", "ref")):
-                    return f"BLEU files missing: {f[0].name}"
-                d, v, _ = bleu_pair(Path(f"{f[0]}.ref.txt"), Path(f"{f[0]}.hyp.txt"), Path(f"{f[1]}.hyp.txt"))
-                diffs.append(d)
-                var.append(v)
-            if diffs:
-                out[(pair, m)] = stats.combined_bleu(diffs, var)
+            if both := [(sparse[s], soft[s]) for s in sorted(soft.keys() & sparse.keys())]:
+                if isinstance(t := seed_pairs(folder, both, stem), str):
+                    return t
+                out[(pair, m)] = t
     return out or "needs softmax and a sparse model run on the same direction"
 
 
@@ -344,7 +329,8 @@ def role_claims(runs: Mapping[str, list[dict]], ref) -> list[Claim]:
     quote = "the previous-token heads of the sparse models are more confident than softmax's"
     q = "median confidence of previous-token heads (Voita et al.'s 90 % rule)"
     out = []
-    med = _prev_medians(runs, 0.9) if all(v in runs for v in ("softmax", *SPARSE)) else {}
+    med = ({v: median(c) if (c := prev_confidences(rs, 0.9)) else None for v, rs in runs.items()}
+           if all(v in runs for v in ("softmax", *SPARSE)) else {})
     if not med:
         out.append(_u(quote, "§5.2", q, "needs all three models", pcell, quoted=False))
     elif any(m is None for m in med.values()):
@@ -362,7 +348,7 @@ def role_claims(runs: Mapping[str, list[dict]], ref) -> list[Claim]:
         out.append(_u(bq, "§5.2", "multi-piece words only", "needs all three models and papers.yaml's threshold",
                       ours=True))
     else:
-        n = {v: _above(rs, "heads", threshold) for v, rs in runs.items()}
+        n = {v: sum(x > threshold for x in _scores(rs, "heads", "bpe_merging")) for v, rs in runs.items()}
         best = {v: _best(rs, "heads", "bpe_merging") for v, rs in runs.items()}
         if not all(_count(rs, "bpe_words") for rs in runs.values()) or None in best.values():
             out.append(_u(bq, "§5.2", "multi-piece words only", "no multi-piece words", ours=True))
@@ -402,8 +388,7 @@ def claims(folder: Path, recs: Sequence[dict], stem, runs: Mapping[str, list[dic
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Correia, Niculae & Martins (2019). Profile: **{profile}**. Ours: de-en Multi30k; the "
-                      "paper's §5 analyses are on en-de WMT14 (Table 1: IWSLT17, KFTT, WMT16, WMT14). ", rows)
+    return paper_page(__name__, profile, rows)
 
 
 # ---------------------------------------------------------------- per head
@@ -456,10 +441,6 @@ def per_head_rows(rec: Mapping[str, Any]) -> list[list[Any]]:
     return rows
 
 
-def _prev_medians(runs: Mapping[str, list[dict]], threshold: float) -> dict[str, float | None]:
-    return {v: median(conf) if (conf := prev_confidences(rs, threshold)) else None for v, rs in runs.items()}
-
-
 def _scores(rs: Sequence[dict], key: str, stat: str) -> list[float]:
     """Every head's ``stat`` score (both self-attentions, every run) in ``extra[key]``."""
     return [s for r in rs for kind in SELF
@@ -480,21 +461,10 @@ def paper_bpe_threshold(ref: Mapping[str, Any]) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def _above(rs: Sequence[dict], key: str, threshold: float) -> int:
-    """Heads (both self-attentions, every run) whose BPE-merging score exceeds ``threshold``."""
-    return sum(s > threshold for s in _scores(rs, key, "bpe_merging"))
-
-
 def per_head_section(runs: Mapping[str, list[dict]]) -> str:
     """Every head's α at step 0 and at the end (lowest seed)."""
-
     rs = runs.get("alpha_entmax", [])
     rows = per_head_rows(rs[0]) if rs else []
-    text = ("\n## Every head's α, step 0 and end\n\nα-entmax, seed "
-            f"{seed_of(rs[0]) if rs else '–'}: α at step 0 (the random initialisation), its lowest over the recorded "
-            "steps (at step), at the last recorded step and in the selected model (the best validation state), the "
-            "change from step 0 to the selected model, and the head's path against α₀ ± τ (τ = half the std of α "
-            "over heads at step 0; *fell* / *rose*: its first exit from that band; *then rose*: back up by τ after "
-            "its lowest).\n\n")
+    text = "\n" + template(__name__)("per_head", seed=seed_of(rs[0]) if rs else "–") + "\n\n"
     return text + (md_table(["attention", "layer", "head", "α step 0", "lowest (step)", "last recorded",
                              "selected model", "change", "path"], rows) if rows else "No α-entmax trajectory.\n")

@@ -1,15 +1,4 @@
-"""The figures of Correia, Niculae & Martins (2019), drawn from plain data (dicts, lists, arrays) into PNGs.
-
-* :func:`alpha_trajectories`   Figure 2: every head's α over training steps, one panel per attention type;
-* :func:`alpha_histograms`     Figure 3: the learned α's per attention type;
-* :func:`density_histograms`   Figure 4: head densities, e.g. 1.5-entmax against α-entmax, per attention type;
-* :func:`sorted_density`       Figure 5: each layer's head densities, sorted, one line per rank;
-* :func:`js_per_layer`         Figure 6: JS head diversity per layer, one line per model;
-* :func:`attention_heads`      one layer's heads for an example sentence, a grid of maps (exact zeros white).
-
-Layer keys may be ints or strings (data read back from JSON); attention types are ``enc_self``, ``dec_self``,
-``context`` (:data:`sparselab.analysis.heads.KINDS`), drawn in that order when present.
-"""
+"""The figures of Correia, Niculae & Martins (2019), drawn from plain data into PNGs (layer keys int or str)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,8 +27,7 @@ def _panels(n: int, width: float = 4.5, height: float = 3.5):
 
 
 def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None = None) -> Path:
-    """``history``: :attr:`sparselab.training.alpha_trajectory.AlphaTrajectory.history`, i.e.
-    ``[{"step": s, "alpha": {"<kind>/l<layer>": [α per head]}}]``. Colour = layer."""
+    """``history``: ``[{"step": s, "alpha": {"<kind>/l<layer>": [α per head]}}]``. Colour = layer."""
     if not history:
         raise ValueError("alpha_trajectories: empty history (no learned α recorded)")
     steps = [int(h["step"]) for h in history]
@@ -91,8 +79,7 @@ def density_histograms(densities: Mapping[str, Mapping[str, Sequence[float]]], p
 
 
 def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
-    """``densities``: ``{model label: {kind: {layer: [density per head]}}}``. Per layer the heads are sorted;
-    line r joins the r-th sparsest head of every layer, so the spread of the lines is the spread within layers."""
+    """Per layer the heads sorted; line r joins every layer's r-th sparsest head (the spread within layers)."""
     kinds = _kinds(*densities.values())
     plt = plots.pyplot()
     fig, axes = _panels(len(kinds))
@@ -130,8 +117,7 @@ def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
 
 def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: Sequence[str],
                     title: str | None = None, head_titles: Sequence[str] | None = None, ncols: int = 4) -> Path:
-    """``attn``: (H, Lq, Lk) weights of one layer for one sentence (no padding). Exact zeros are drawn white,
-    so the support of a sparse head is visible."""
+    """``attn``: (H, Lq, Lk) weights of one layer for one sentence; exact zeros white, so the support shows."""
     a = np.asarray(attn, dtype=float)
     if a.ndim != 3 or a.shape[1:] != (len(query_tokens), len(key_tokens)):
         raise ValueError(f"attn: expected (H, {len(query_tokens)}, {len(key_tokens)}) for the tokens, got {a.shape}")
@@ -147,8 +133,7 @@ def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: S
             ax.axis("off")
             continue
         ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
-        # every panel has the same tokens: ticks and labels on the outer ones only (a tick is a matplotlib object:
-        # the inner panels' unlabelled ticks were most of a report's drawing time, and too small to read)
+        # ticks on the outer panels only: the inner ones' (same tokens) were most of a report's drawing time
         no_panel_below, first_column = h + ncols >= H, h % ncols == 0
         if no_panel_below:
             ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)

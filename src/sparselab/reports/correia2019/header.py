@@ -1,19 +1,14 @@
-"""What every Correia, Niculae & Martins (2019) report starts with: the profile's settings read from the run
-configs (model, training, decoding), the scaling rule against the paper profile, and the directions not run."""
+"""What every Correia report starts with: the profile's settings from the run configs, and its scaling rule."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from .analysis import alpha_room
 from .runs import LEARNED, PAIRS, TABLE1, seed_of, variant_of
-from ..tables import NONE
+from ..tables import NONE, md_header
 from ..templates import template
 
 text = template(__name__)
-
-
-def model_line(c: Mapping[str, Any]) -> str:
-    return text("model", m=c["model"], tied="tied to" if c["model"].get("tie_output") else "separate from")
 
 
 def training_line(c: Mapping[str, Any]) -> str:
@@ -66,15 +61,15 @@ def scaling_rule(c: Mapping[str, Any], paper: Mapping[str, Any] | None) -> list[
 
 def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], ref: Mapping[str, Any],
                rule_line: str = "") -> list[str]:
-    """The profile's scale in words, read from the run configs (the plan says only what was run); the α lines from
-    a run that learns α. ``rule_line``: the α rule's side experiment in one line."""
+    """The profile's scale in words, read from the run configs; ``rule_line``: the α rule's side experiment."""
     if not recs:
         return [f"profile `{profile}`: no finished runs yet"]
     c = next((r for r in recs if variant_of(r) in LEARNED), recs[0])["config"]
     seeds = sorted({seed_of(r) for r in recs})
     lines = [f"profile **{profile}**; directions run: {', '.join(options.get('pairs', [])) or 'none'}; "
              f"seeds {seeds}",
-             model_line(c), training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
+             text("model", m=c["model"], tied="tied to" if c["model"].get("tie_output") else "separate from"),
+             training_line(c), *(scaling_rule(c, paper_profile_config()) if profile != "paper" else []),
              *([rule_line] if rule_line else []),
              text("decoding", t=c["task"], length_norm=c["task"].get("length_norm", 0.0)),
              f"paper (papers.yaml `training`): {ref.get('training', NONE)}"]
@@ -84,7 +79,5 @@ def reductions(profile: str, options: Mapping[str, Any], recs: Sequence[dict], r
 
 
 def header(title: str, profile: str, options, recs, ref, rule_line: str = "") -> str:
-    lines = [f"# {title}", "", f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "",
-             "Settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in reductions(profile, options, recs, ref, rule_line)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Correia, Niculae & Martins (2019). Profile: **{profile}**.", "Settings of this profile "
+                     "(from the run configs):", reductions(profile, options, recs, ref, rule_line))

@@ -1,11 +1,4 @@
-"""Head roles of Correia, Niculae & Martins (2019), §5.2, from the run records (``head_roles.md``).
-
-The statistics are computed by the task on the validation set (:mod:`sparselab.analysis.head_roles`, stored in
-``extra.heads``): per self-attention head the mean weight on the previous / next token and the share of queries
-whose largest weight is there (``positional``), the BPE-merging score (``bpe_merging``, over ``bpe_words``
-multi-piece words) and the interrogation score (``interrogation``, over ``interrogation_queries`` question words).
-Here they are read back per run of the analysed direction, with the paper's values from papers.yaml.
-"""
+"""Head roles of Correia et al. (2019), §5.2 (``head_roles.md``), from ``extra.heads`` of the analysed runs."""
 from __future__ import annotations
 
 from statistics import median
@@ -13,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from sparselab.analysis.head_summary import positional_heads
 
-from .analysis import heads_of as _heads
+from .analysis import _f, heads_of as _heads
 from .runs import LABELS, analysed, figure_pair, seed_of
 from ..tables import NONE, md_table
 from ..templates import template
@@ -30,10 +23,6 @@ def _int_layers(d: Mapping) -> dict[int, Any]:
     return {int(k): v for k, v in d.items()}
 
 
-def _f(x, digits: int = 3) -> str:
-    return NONE if x is None else f"{x:.{digits}f}"
-
-
 def prev_confidences(rs: Sequence[dict], threshold: float = THRESHOLD) -> list[float]:
     """The confidence of every previous-token head (both self-attentions, every run) by Voita et al.'s rule."""
     return [h["confidence"] for r in rs for kind in SELF if (_heads(r).get("positional") or {}).get(kind)
@@ -46,14 +35,9 @@ def best_heads(per_layer: Mapping[str, Sequence[float]], n: int = TOP) -> list[t
     return sorted(flat, key=lambda x: (-x[2], x[0], x[1]))[:n]
 
 
-def _named(heads: Sequence[tuple[int, int, float]]) -> str:
-    return ", ".join(f"l{layer} h{h} {s:.3f}" for layer, h, s in heads) or NONE
-
-
 # ---------------------------------------------------------------- positional heads
 def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[list[Any]]:
-    """Per run and self-attention type, per offset: the positional heads (Voita et al.'s rule), their median
-    confidence, the paper's median (one per model), and the strongest head by argmax share."""
+    """Per run, self-attention type and offset: the positional heads, their median confidence, the paper's."""
     paper = ref.get("positional_head_confidence_median", {}) or {}
     rows = []
     for v, rs in runs.items():
@@ -103,7 +87,7 @@ def score_rows(runs: Mapping[str, list[dict]], stat: str, count: str) -> list[li
                 if stat == "interrogation" and not n:
                     best = "no question sentences in the validation set"
                 else:
-                    best = _named(best_heads(scores))
+                    best = ", ".join(f"l{layer} h{h} {s:.3f}" for layer, h, s in best_heads(scores)) or NONE
                 mean_all = [s for layer in scores.values() for s in layer]
                 rows.append([LABELS[v], seed_of(r), SIDE[kind], n if n is not None else NONE, best,
                              _f(sum(mean_all) / len(mean_all)) if mean_all and n else NONE])

@@ -1,13 +1,4 @@
-"""The front door of the Correia, Niculae & Martins (2019) reports, "Adaptively Sparse Transformers": which
-records, which artefact modules, which files; it computes and words nothing itself.
-
-:mod:`.table1` (BLEU, with the α rule's side experiment :mod:`.alpha_rule`), :mod:`.analysis` (Figures 2–6 and
-the numbers behind them, drawn by :mod:`.figures`), :mod:`.heads` (§5.2 head roles), the claims :mod:`.claims`, the
-W&B panels :mod:`.wandb` (``wandb_report.md``); :mod:`.header` words the profile's settings. The records come from
-:mod:`.runs`: without any under the runs root (a clone), those committed beside the report (``runs.jsonl`` +
-``run_extras.jsonl``, and ``bleu_files/``), which rebuild every file. Paper numbers come from ``papers.yaml`` only,
-in labelled reference columns.
-"""
+"""The front door of the Correia, Niculae & Martins (2019) reports: which records, modules and files."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,29 +14,10 @@ from ..mt_common import BLEU_DIR, pair_of
 from ..numbers import pick
 from ..records import relative_run, runs_root, scrub
 from ..reference import reference
+from ..templates import artifacts
 
 __all__ = ["ARTIFACTS", "PAPER", "committed", "numbers", "restore_files", "write_reports"]
-ARTIFACTS = [
-    ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
-    ("Table 1 (BLEU)", "table1_bleu.md",
-     "tokenized BLEU beside the paper's, SacreBLEU with signatures, seeds, out-of-domain sets, convergence, "
-     "learned output α (beyond the paper), run speeds"),
-    ("Figures 2–6: numbers", "analysis.md",
-     "α trajectories and histograms, head density, JS per layer, learning curves, every head's α"),
-    ("Figure 2 (α trajectories)", "figure2_alpha_trajectories.png", "every head's learned α over training"),
-    ("Figure 3 (learned α)", "figure3_alpha_histograms.png", "histograms of the learned α per attention type"),
-    ("Figure 4 (head density)", "figure4_density_histograms.png", "head density, 1.5-entmax against α-entmax"),
-    ("Figure 5 (sorted head density)", "figure5_sorted_density.png", "each layer's head densities, sorted"),
-    ("Figure 6 (JS head diversity)", "figure6_js_per_layer.png", "JS head diversity per layer and model"),
-    ("Learning curves", "learning_curves.png", "validation token accuracy against training step, every run"),
-    ("Head roles (§5.2)", "head_roles.md", "positional, BPE-merging and interrogation heads vs the paper"),
-    ("Training speed", table1.SPEED, "benchmark: training tokens/s, 1.5-entmax and α-entmax as ratios to softmax"),
-    ("W&B report", "wandb_report.md", "outline of the W&B report (saved to W&B when online with a key)"),
-    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
-    ("Run records", "run_extras.jsonl", "the rest of every run's record (per-head α at every recorded step, head "
-     "statistics at step 0 and at the end, validation curves): with runs.jsonl, `--report-only` rebuilds every "
-     "file here without run directories"),
-]
+ARTIFACTS = artifacts(__package__)
 
 
 def restore_files(rec, report: Path) -> int:
@@ -53,15 +25,6 @@ def restore_files(rec, report: Path) -> int:
     from ..restore import restore_bleu_files
 
     return restore_bleu_files(rec, Path(report), bleu_file_stem)
-
-
-def write_wandb_outline(out: Path, profile: str) -> Path:
-    """The W&B report's outline (offline it cannot be saved: ``python -m sparselab.reports.wandb_report``)."""
-    from .. import wandb_report
-
-    path = Path(out) / "wandb_report.md"
-    path.write_text(wandb_report.outline(wandb_report.build(PAPER, profile), profile) + "\n", encoding="utf-8")
-    return path
 
 
 def index_items(out: Path) -> list[tuple[str, str, str]]:
@@ -109,7 +72,9 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
                                                       "analyses are on en-de WMT14; ours on de-en Multi30k.\n")
     (out / "analysis.md").write_text(scrub(text, runs))
     (out / "head_roles.md").write_text(scrub(heads.head_roles_text(profile, options, recs, ref), runs))
-    write_wandb_outline(out, profile)
+    from ..wandb_report import write_outline      # the W&B report's outline (offline it cannot be saved)
+
+    write_outline(PAPER, profile, out)
     # the left-out runs too: the table names them, and --report-only from these files names them again
     write_configs(out, [*recs, *controls, *others], runs)
     write_extras(out, [*recs, *controls, *others], runs)

@@ -1,25 +1,7 @@
 """The run records behind the Correia, Niculae & Martins (2019) reports, and what each run is.
 
-A run of ``correia2019/table1_bleu`` is one direction (``data.pair``) with one attention normalizer in every
-attention block, chosen by the Hydra group ``mapping`` (softmax / entmax15 / alpha_entmax). The group's name is
-not in the resolved config, so :func:`variant_of` reads the normalizers the model was built with
-(``config.model.normalizers``): a learnable ``Entmax`` is α-entmax, a fixed α of 1 softmax, of 1.5 1.5-entmax.
-A run of ``correia2019/output_alpha`` (beyond the paper) is α-entmax attention with a learned output α.
-
-The plan's options (``pipelines/correia2019.py``) say what the profile runs::
-
-    {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "output_alpha": bool, "alpha_lr": float | None}
-
-``alpha_lr`` is the profile's α rule: the learned α's own peak learning rate (``task.alpha_lr``; None: the other
-weights'). The α-entmax runs under the rule are Table 1's row; α-entmax runs at α lr = lr beside them are the rule's
-control (:func:`alpha_lr_controls`), reported apart, never as a cell.
-
-The report directory keeps what the reports read, so that ``--report-only`` rebuilds every table, figure and
-``head_roles.md`` from a clone without run directories: ``runs.jsonl`` (config, hash, metrics) and
-:data:`EXTRAS` (the rest of each record: ``extra`` with the per-head α at every recorded step, the head
-statistics at step 0 and at the end, the validation curve; provenance), joined on the run name
-(:func:`write_extras`, :func:`committed`).
-"""
+The plan's options (``pipelines/correia2019.py``): ``{"pairs", "seeds", "not_run", "output_alpha", "alpha_lr"}``;
+``alpha_lr`` is the α rule, and α-entmax at α lr = lr beside it is its control, never a cell."""
 from __future__ import annotations
 
 import math
@@ -46,9 +28,7 @@ PAIRS = ("de-en", "ja-en", "ro-en", "en-de")
 Key = tuple[str, str]      # (pair, variant)
 CONFIGS = "runs.jsonl"               # written by .index.write_configs: run, config_hash, config, metrics, best
 EXTRAS = "run_extras.jsonl"          # the rest of each record (below)
-# record fields kept beside runs.jsonl (no host, pid or traceback)
-KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
-        "finished_at", "wall_time_s", "samples_seen", "extra")
+KEEP = (*records.PROVENANCE, "samples_seen", "extra")      # record fields kept beside runs.jsonl
 
 
 def _normalizer_kind(n: Mapping[str, Any] | None) -> str | None:
@@ -60,8 +40,7 @@ def _normalizer_kind(n: Mapping[str, Any] | None) -> str | None:
 
 
 def variant_of(rec) -> str | None:
-    """``softmax`` / ``entmax15`` / ``alpha_entmax`` / ``output_alpha``; None for a run whose attention blocks
-    mix normalizers or use another α (a hand run, not a Table 1 cell)."""
+    """softmax / entmax15 / alpha_entmax / output_alpha from the built normalizers; None: not a cell."""
     c = rec["config"]
     kinds = {_normalizer_kind(n) for n in (c["model"].get("normalizers") or {}).values()}
     if len(kinds) != 1 or None in kinds:
@@ -96,16 +75,13 @@ def key(rec) -> Key:
 
 
 def collect(runs, profile: str, alpha_lr: float | None = None) -> tuple[list[dict], list[dict]]:
-    """(finished runs of both experiments that are a Table 1 / output-α cell under the α rule ``alpha_lr``, the
-    others); one per config hash (a hand run and a sweep job with the same resolved config are the same run: the
-    one finished last is kept)."""
+    """(finished cells under the α rule ``alpha_lr``, the others), one per config hash (the latest)."""
     return split(latest_per_config(r for experiment in (TABLE1, OUTPUT_ALPHA)
                                    for r in load(runs, profile, experiment)), alpha_lr)
 
 
 def alpha_lr_controls(others: Sequence[dict], alpha_lr: float | None) -> list[dict]:
-    """Among the runs that are no cell: α-entmax at α lr = lr, the control of a profile whose α rule sets its own
-    α lr (none when the rule is α lr = lr)."""
+    """The α rule's control among the others: α-entmax at α lr = lr (none when the rule is α lr = lr)."""
     if alpha_lr is None:
         return []
     return [r for r in others if variant_of(r) == "alpha_entmax" and alpha_lr_of(r) is None]
@@ -116,8 +92,7 @@ def by_key(recs: Sequence[dict]) -> dict[Key, list[dict]]:
 
 
 def figure_pair(options: Mapping[str, Any], recs: Sequence[dict]) -> str | None:
-    """The direction the figures and head analyses are drawn from: the plan's first direction (de-en, the
-    paper's analysis language pair, in every profile), else the first one with runs."""
+    """The direction of the figures and head analyses: the plan's first with runs, else the first with runs."""
     pairs = list(options.get("pairs") or []) + sorted({pair_of(r) for r in recs})
     return next((p for p in pairs if any(pair_of(r) == p for r in recs)), None)
 
@@ -137,8 +112,7 @@ def bleu_file_stem(rec, set_name: str) -> str:
 
 # ---------------------------------------------------------------- committed records
 def public_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
-    """A record's ``extra`` as committed: the attention maps of the first example sentence only (the report draws
-    that one), everything else as recorded."""
+    """A record's ``extra`` as committed: only the first example sentence's maps (the one the report draws)."""
     heads = dict(extra.get("heads") or {})
     if heads.get("examples"):
         heads["examples"] = heads["examples"][:1]

@@ -1,9 +1,4 @@
-"""Table 1 of Correia, Niculae & Martins (2019) (``table1_bleu.md``): BLEU per direction for softmax, 1.5-entmax and
-α-entmax attention (softmax output): tokenized BLEU beside the paper's, detokenized SacreBLEU with its signature,
-mean ± std over seeds, out-of-domain test sets, each run's convergence, the hypothesis / reference files
-(``bleu_files/``) and, beyond the paper, α-entmax with a learned output α (runs of ``correia2019/output_alpha``).
-Training speed: ``speed.md`` is written by ``benchmarks/bench_transformer_speed.py``; the runs' own tokens/s are not
-reported (jobs shared the machine)."""
+"""Table 1 of Correia, Niculae & Martins (2019) (``table1_bleu.md``): BLEU per direction and attention."""
 from __future__ import annotations
 
 import re
@@ -15,7 +10,7 @@ from . import alpha_rule
 from .header import header
 from .runs import LABELS, LEARNED, PAIRS, TABLE1_VARIANTS, alpha_lr_of, by_key, seed_of, variant_of
 from .. import mt_common
-from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, settings_rows, values
+from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, values
 from ..tables import NONE, md_table
 from ..templates import template
 
@@ -102,16 +97,14 @@ def extra_rows(recs) -> list[list[Any]]:
 
 
 def schedule_of(rec) -> tuple:
-    """(step budget, peak lr, warm-up, validation interval, early-stopping patience) of a run; α's own lr, which
-    only runs that learn α have, is the α rule (:func:`equal_budget_lines` names it apart)."""
+    """(step budget, peak lr, warm-up, validation interval, patience) of a run; α's own lr is the α rule."""
     t, tr = rec["config"]["task"], rec["config"]["trainer"]
     return (tr.get("max_steps"), t.get("lr"), t.get("warmup_steps"), tr.get("val_check_interval"),
             t.get("early_stopping_patience"))
 
 
 def budget_verdict(rec) -> dict[str, Any]:
-    """Whether a run trained its whole step budget and had stopped improving before its end
-    (:func:`mt_common.convergence`): ``ok`` True / False, and the reason in words."""
+    """Whether a run trained its whole budget and had stopped improving before its end (``ok``, why)."""
     m, budget = rec["metrics"], rec["config"]["trainer"].get("max_steps")
     conv = mt_common.convergence(rec.get("extra", {}).get("history", []))
     steps = int(m["steps"]) if m.get("steps") is not None else None
@@ -139,8 +132,7 @@ def convergence_rows(recs) -> list[list[Any]]:
 
 
 def equal_budget_lines(recs) -> list[str]:
-    """One step budget and one schedule for every Table 1 run, each trained to its budget and stopped improving
-    before it: the condition under which Table 1 compares the models at equal training."""
+    """One budget and schedule for every Table 1 run, each converged: Table 1 compares at equal training."""
     t1 = [r for r in recs if variant_of(r) in TABLE1_VARIANTS]
     if not t1:
         return []
@@ -197,8 +189,7 @@ def output_alpha_rows(recs) -> list[list[Any]]:
 
 
 def output_alpha_verdict(recs) -> list[str]:
-    """Whether the learned output α helps over the softmax output, read from the tokenized BLEU and the
-    validation accuracy (no significance test; the seed counts are given)."""
+    """Whether the learned output α helps over softmax output (BLEU and val accuracy; no test)."""
     out = []
     g = by_key(recs)
     for p in PAIRS:
@@ -240,8 +231,7 @@ def speed_model_check(out: Path, recs) -> str:
 
 def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[Any]] = (),
                 left_out: Sequence[str] = (), speed_note: str = "", rule: Sequence[alpha_rule.RuleRow] = ()) -> str:
-    """``left_out``: the run directories of finished runs that are no Table 1 cell (named in the header);
-    ``rule``: the α rule's side experiment."""
+    """``left_out``: finished runs that are no Table 1 cell; ``rule``: the α rule's side experiment."""
     alpha_lr = options.get("alpha_lr")
     rule_line = alpha_rule.summary(rule, alpha_lr) if rule else ""
     text = header("Table 1 — BLEU of softmax, 1.5-entmax and α-entmax attention", profile, options, recs, ref,
@@ -250,14 +240,8 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
         text += (f"Left out: {len(left_out)} finished run(s) whose attention blocks mix normalizers, use another α "
                  f"or another output α, so they are no cell of this table: {', '.join(f'`{d}`' for d in left_out)}."
                  "\n\n")
-    sr = settings_rows(recs)
-    if sr:
-        text += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
-        text += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
-                          "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
-    text += "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs") + "\n\n"
-    text += ("How BLEU is computed (from the records):\n\n" + ("\n".join(mt_common.tokenization_lines(recs))
-                                                                or "- no runs") + "\n\n")
+    text += mt_common.settings_section(recs, "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs")
+                                       + "\n\n")
     text += prose("intro") + "\n\n"
     text += md_table(table1_header(ref), table1_rows(recs, options, ref, "bleu_tok"))
     text += "\n## Detokenized SacreBLEU (ours)\n\n"

@@ -1,5 +1,4 @@
-"""The W&B panels of Correia, Niculae & Martins (2019): one block list per artefact, for the shared report machinery
-(:mod:`sparselab.reports.wandb_report`, which builds, outlines and publishes the report)."""
+"""The W&B panels of Correia, Niculae & Martins (2019): one block list per artefact."""
 from __future__ import annotations
 
 import wandb_workspaces.reports.v2 as wr
@@ -11,10 +10,8 @@ from .figures import TITLES as KIND_TITLES
 from ..wandb_report import STEP, hist, images, runset, table
 
 TITLE = "Correia, Niculae & Martins 2019: adaptively sparse Transformers"
-# The Correia runs are selected by task (correia2019/table1_bleu and correia2019/output_alpha) and split by
-# direction and normalizer, which the Hydra group `mapping` chooses: softmax and 1.5-entmax differ in
-# mapping.attn_alpha (1.0, 1.5), α-entmax has attn_alpha null and mapping.attn_normalizer.learnable; the
-# output-α runs (beyond the paper) add model.output_normalizer.learnable.
+# selected by task (both experiments), split by direction and by the normalizer the group `mapping` chose: attn_alpha
+# 1.0 / 1.5 (softmax, 1.5-entmax), a learnable attn_normalizer (α-entmax), a learnable output_normalizer (output α)
 CORREIA_TASK = "transformer_translation"
 CORREIA_NORMALIZER = ["config.data.pair", "config.mapping.attn_alpha", "config.mapping.attn_normalizer.learnable",
                       "config.model.output_normalizer.learnable"]

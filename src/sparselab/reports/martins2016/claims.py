@@ -1,10 +1,4 @@
-"""Martins & Astudillo (2016): every claim of the paper as a typed claim of the kit, decided on our records.
-
-Table 2: per (dataset, metric) cell the paired test-set bootstrap of the losses (their replicates share resamples);
-"very similar" is a TOST within a margin fixed here; the paper's "slight advantage" is counted as the paper counts it
-(the cells where a loss has the highest number). Figure 3: Welch's t of the seed means and SDs per point, TOST for
-"similar", Holm within a claim. SNLI: paired over seeds at each variant's dev-chosen L2.
-"""
+"""Martins & Astudillo (2016): every claim of the paper as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import math
@@ -32,8 +26,7 @@ T2, F3, T3, T4 = "§4.2, Table 2", "§4.2, Figure 3", "§4.3, Table 3", "§4.3, 
 
 @dataclass(frozen=True)
 class Cell:
-    """One (dataset, metric) cell: each loss's test score (F1 points) and its bootstrap replicates (points; the
-    same resamples for every loss, so differences pair replicate by replicate). No replicates: noise unknown (0)."""
+    """One (dataset, metric) cell: each loss's F1 points and its paired bootstrap replicates (none: noise 0)."""
 
     name: str
     scores: Mapping[str, float]
@@ -247,7 +240,7 @@ def figure3_claims(rows: Sequence[dict]) -> list[Claim]:
 
 
 # ---------------------------------------------------------------- SNLI (Tables 3, 4)
-def _diffs(pairs: Mapping[tuple[str, str], Paired], res, a: str, b: str) -> list[float] | None:
+def _diffs(res, a: str, b: str) -> list[float] | None:
     if a not in res or b not in res:
         return None
     seeds = sorted(set(res[a].test_by_seed) & set(res[b].test_by_seed))
@@ -255,11 +248,10 @@ def _diffs(pairs: Mapping[tuple[str, str], Paired], res, a: str, b: str) -> list
 
 
 def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> list[Claim]:
-    """``res``: :func:`.snli.select`; ``examples``: (variant, prediction, gold) of Table 4's examples, None when the
-    records that hold them are not here."""
+    """``res``: :func:`.table3.select`; ``examples``: (variant, prediction, gold) of Table 4, or None."""
     out = []
     q = "test accuracy difference, paired by seed, each variant at its dev-chosen L2"
-    d = _diffs({}, res, "sparse", "soft")
+    d = _diffs(res, "sparse", "soft")
     if d is None:
         out.append(Claim("soft and sparse attention perform similarly", T3, q, V.UNTESTED, reason="fewer than 2 "
                          "seeds shared by soft and sparse attention"))
@@ -279,7 +271,7 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
     tests, labels = [], []
     for a in ("soft", "sparse"):
         for b in ("none", "logistic"):
-            dd = _diffs({}, res, a, b)
+            dd = _diffs(res, a, b)
             if dd is not None:
                 tests.append(stats.one_sample(dd, "paired t over seeds"))
                 labels.append(f"{a} − {b}")
@@ -319,4 +311,4 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
 
 # ---------------------------------------------------------------- all
 def claims_text(profile: str, found: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Martins & Astudillo (2016). Profile: **{profile}**. ", found)
+    return paper_page(__name__, profile, found)

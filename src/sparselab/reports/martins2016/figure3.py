@@ -1,6 +1,4 @@
-"""Figure 3 of Martins & Astudillo (2016): mean squared error and Jensen-Shannon divergence of label proportions
-predicted with the softmax and sparsemax losses on synthetic documents, against the average document length, for K
-in {10, 50} labels and uniform / random mixtures (``figure3_label_proportions.png`` and ``.md``, the crossover)."""
+"""Figure 3 of Martins & Astudillo (2016): MSE and JS of predicted label proportions against document length."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -61,11 +59,6 @@ def crossover(diffs: list[tuple[float, float]]) -> str:
             f"{sum(better)} of {len(diffs)} L values favour sparsemax")
 
 
-def figure3_diffs(data, K: int, mix: str, lengths: list[float], metric: str) -> list[tuple[float, float]]:
-    return [(L, data[(K, mix, L, "sparsemax")]["metrics"][metric] - data[(K, mix, L, "softmax")]["metrics"][metric])
-            for L in lengths if (K, mix, L, "sparsemax") in data and (K, mix, L, "softmax") in data]
-
-
 def figure3_setup_lines(recs: list[dict]) -> list[str]:
     if not recs:
         return []
@@ -92,7 +85,9 @@ def figure3_text(profile: str, recs: list[dict], data: Mapping[Point, dict], ref
                       md_table(["L", "MSE softmax", "MSE sparsemax", "JS softmax", "JS sparsemax"],
                                figure3_rows(data, K, mix, lengths))]
             for metric in ("mse", "js"):
-                diffs = figure3_diffs(data, K, mix, lengths, metric)
+                diffs = [(L, data[(K, mix, L, "sparsemax")]["metrics"][metric]
+                          - data[(K, mix, L, "softmax")]["metrics"][metric])
+                         for L in lengths if (K, mix, L, "sparsemax") in data and (K, mix, L, "softmax") in data]
                 crossover_lines.append(f"- K={K}, {mix}, {metric.upper()}: {crossover(diffs)}")
     lines += text("crossover").split("\n") + [""] + crossover_lines + [""] + text("paper").split("\n") + [""]
     if ref:
@@ -119,8 +114,8 @@ def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
                             yerr=[p[1][metric + "_std"] for p in pts], marker="o", ms=3, capsize=2,
                             color=colors[loss], label=f"{loss} loss")
             ax.set_title(f"{mix}, K={K}", fontsize=10)
-            ax.set_xlabel("average document length L")
-            ax.set_ylabel("mean squared error" if metric == "mse" else "JS divergence")
+            ax.set(xlabel="average document length L",
+                   ylabel="mean squared error" if metric == "mse" else "JS divergence")
             ax.grid(alpha=0.3)
             if i == 0 and j == 0:
                 ax.legend(fontsize=8)

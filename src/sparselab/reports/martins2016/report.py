@@ -1,12 +1,4 @@
-"""The front door of the Martins & Astudillo (2016) reports, "From Softmax to Sparsemax": which records, which
-artefact modules, which files; it computes and words nothing itself.
-
-:mod:`.table2` (multi-label classification), :mod:`.figure3` (label proportions), :mod:`.table3` and :mod:`.table4`
-(SNLI attention, examples and heatmaps), the claims :mod:`.claims`, the W&B panels :mod:`.wandb`. The records come
-from :mod:`.runs` (every number from a run record of ``martins2016/table2_multilabel``,
-``martins2016/figure3_label_proportions`` and ``martins2016/table3_snli``); without any under the runs root (a clone),
-Table 2's committed records rebuild Table 2 and the claims.
-"""
+"""The front door of the Martins & Astudillo (2016) reports: which records, modules and files."""
 from __future__ import annotations
 
 import json
@@ -17,45 +9,26 @@ from . import claims, figure3, table2, table3, table4
 from .runs import (COMMITS_PART, CONFIGS, EXTRAS, F3, PAPER, SNLI_RUNS, T2, T3, committed, load_figure3, load_table2,
                    load_table3, stored_rows)
 from .table3 import TABLE3
-from .table4 import HEATMAPS, TABLE4
+from .table4 import TABLE4
 from ..claims import Claim
 from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import load
 from ..reference import reference
+from ..templates import artifacts, template
 
 __all__ = ["ARTIFACTS", "COMMITS_PART", "PAPER", "committed", "numbers", "write_reports"]
 CLAIMS_OLD = "## The paper's claims, checked on these runs\n"     # the section an older report (before the claims kit) ends with
-ARTIFACTS = [
-    ("Claims", "claims.md", "every claim of the paper: the test, our estimate with its interval, the verdict"),
-    ("Table 2 (multi-label)", "table2_multilabel.md",
-     "micro-F1 / macro-F1 ± test-set bootstrap std per dataset x loss (best beyond the noise in bold), job time per "
-     "dataset, mean per-label F1, chosen hyper-parameters, paper summary, claims"),
-    ("Figure 3 (label proportions)", "figure3_label_proportions.png",
-     "MSE and JS divergence vs average document length, {uniform, random} x {K=10, K=50}, error bars over seeds"),
-    ("Figure 3 table", "figure3_label_proportions.md", "the numbers behind Figure 3 (mean ± std over seeds) and the crossover"),
-    ("Table 3 (SNLI attention)", TABLE3,
-     "dev/test accuracy per attention variant (mean ± standard error over seeds, L2 chosen on dev), paired per-seed "
-     "differences of every pair of variants, attended premise words, the paper's claims checked by stated rules"),
-    ("Table 4 (attention examples)", TABLE4, "premise words attended by each variant, with weights, for a few pairs"),
-    ("Attention heatmaps", HEATMAPS, "attention over the premise of the Table 4 pairs, one row per variant"),
-    ("Run configs", "runs.jsonl", "config, hash and metrics of every run used"),
-    ("Table 2 run configs", CONFIGS, "config, hash and metrics of every Table 2 run"),
-    ("Table 2 run extras", EXTRAS, "the rest of each Table 2 record (bootstrap replicates, per-split choices, "
-                                         "times): --report-only rebuilds Table 2 from these two files"),
-]
+ARTIFACTS = artifacts(__package__)
+prose = template(__name__)
 
 
 def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = None, runs=None,
                   ref: Mapping[str, Any] | None = None, reuters_msg: str | None = None) -> list[dict]:
     """Every report file of the paper in ``out``; returns the records behind them.
 
-    ``options["only"]`` (the pipeline's ``--only``) naming just the SNLI experiment rewrites the SNLI reports only
-    (their records in ``runs_snli.jsonl``): the Table 2 / Figure 3 files and their ``runs.jsonl`` are left as an
-    earlier run of the pipeline wrote them, so SNLI can be run and reported on a machine without those records.
-    Naming just Table 2 (or with no ``--only`` where the runs folder holds no Figure 3 / SNLI record, as in a clone
-    without run directories) rewrites Table 2 only, from its records (else those committed in ``out``), and leaves
-    the Figure 3 / SNLI files as they are (:func:`write_table2_only`)."""
+    ``--only`` SNLI rewrites the SNLI files only; Table 2 alone (or a clone without Figure 3 / SNLI records) rewrites
+    Table 2 only (:func:`write_table2_only`): the other files stay as an earlier run wrote them."""
     from ..records import runs_root
 
     runs = runs_root() if runs is None else runs
@@ -64,12 +37,10 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     if only == [T2] or (not only and not load(runs, profile, F3) and not load(runs, profile, T3)):
         return write_table2_only(profile, out, runs, ref, reuters_msg)
     recs4, red4 = write_snli(profile, out, runs, ref)
-    snli_red = f"Table 3 / Table 4 (SNLI): {'; '.join(red4) if red4 else 'none'}."
+    snli_red = prose("snli", red="; ".join(red4) or "none")
     if list((options or {}).get("only") or []) == [T3]:
         write_configs(out, recs4, runs, name=SNLI_RUNS)
-        notes = (f"Profile {profile}. Table 2 and Figure 3: report files from an earlier run of the pipeline, "
-                 f"unchanged by this one (`--only {T3}`); their runs' configs, hashes and metrics are "
-                 f"in `runs.jsonl`. {snli_red}")
+        notes = prose("only_snli", profile=profile, only=T3, snli=snli_red)
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
         write_index(out, f"Martins & Astudillo (2016) — {profile}", items, recs4, notes=notes, runs=runs,
                     profile=profile)
@@ -80,8 +51,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
     write_configs(out, recs, runs)
     found = write_claims(out, profile, t2, recs3, recs4)
     Path(out, SNLI_RUNS).unlink(missing_ok=True)          # runs.jsonl now holds the SNLI runs too
-    notes = (f"Profile {profile}. Reductions vs the paper — Table 2: {'; '.join(red2) if red2 else 'none'}. "
-             f"Figure 3: {'; '.join(red3) if red3 else 'none'}. {snli_red}")
+    notes = prose("all", profile=profile, red2="; ".join(red2) or "none", red3="; ".join(red3) or "none", snli=snli_red)
     write_index(out, f"Martins & Astudillo (2016) — {profile}", ARTIFACTS, recs, notes=notes, runs=runs,
                 profile=profile, claims=found)
     return recs
@@ -97,18 +67,14 @@ def write_snli(profile: str, out: Path, runs, ref: Mapping[str, Any]) -> tuple[l
 
 
 def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reuters_msg: str | None) -> list[dict]:
-    """Table 2 and its committed records (``runs_table2.jsonl``, ``run_extras_table2.jsonl``); ``runs.jsonl`` keeps
-    the other experiments' rows only (Table 2's are in its own file now); the index is rewritten."""
+    """Table 2 and its committed records; ``runs.jsonl`` keeps the other experiments' rows; the index."""
     recs2, red2, t2 = table2.write_table2(profile, out, runs, ref, reuters_msg)
     configs = Path(out) / "runs.jsonl"
     if configs.exists():
         keep = [line for line in configs.read_text().splitlines()
                 if json.loads(line)["config"].get("experiment_name") != T2]
         configs.write_text("".join(line + "\n" for line in keep))
-    notes = (f"Profile {profile}. Table 2: rebuilt by this run from its records (`{CONFIGS}`, "
-             f"`{EXTRAS}`); reductions vs the paper: {'; '.join(red2) if red2 else 'none'}. Figure 3 and "
-             f"Tables 3 / 4 (SNLI): report files from an earlier run of the pipeline, unchanged by this one; their "
-             f"runs' configs, hashes and metrics are in `runs.jsonl`.")
+    notes = prose("table2_only", profile=profile, configs=CONFIGS, extras=EXTRAS, red2="; ".join(red2) or "none")
     found = write_claims(out, profile, t2, stored_rows(out, F3), stored_rows(out, T3))
     for name in ("figure3_label_proportions.md", TABLE3, TABLE4):   # their claims now live in claims.md
         f = Path(out) / name
@@ -133,9 +99,7 @@ FIGURE3_METRICS = ("mse", "js", "mse_std", "js_std")
 
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
-    """Table 2 per (dataset, loss): the F1 scores, CV objective and chosen L2 / threshold per split;
-    Figure 3 per (K, mixture, L, loss): MSE and JS (mean and std over seeds); Table 3 per (attention, L2,
-    seed): dev / test accuracy and attention statistics."""
+    """Table 2 per (dataset, loss), Figure 3 per (K, mixture, L, loss), Table 3 per (attention, L2, seed)."""
     out = {}
     _, by = load_table2(runs, profile)
     for (d, l), r in sorted(by.items()):

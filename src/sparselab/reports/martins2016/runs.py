@@ -1,14 +1,4 @@
-"""The Martins & Astudillo (2016) records: the experiments and their keys, loading them (Table 2's, without any
-under the runs root, from the records committed beside the report), and what is committed.
-
-* Table 2 (``martins2016/table2_multilabel``), keyed by (dataset, loss); ``runs_table2.jsonl`` (run, config hash,
-  config, metrics, best) and ``run_extras_table2.jsonl`` (the rest of each record, bootstrap replicates included) are
-  written with the report, so that ``--report-only`` rebuilds Table 2 in a clone without run directories
-  (:func:`committed`);
-* Figure 3 (``martins2016/figure3_label_proportions``), keyed by (K, mixture, length L, loss);
-* SNLI, Tables 3-4 (``martins2016/table3_snli``), keyed by (attention variant, L2, seed); their rows stay in
-  ``runs.jsonl`` (:func:`stored_rows`).
-"""
+"""The Martins & Astudillo (2016) records: the experiments and their keys, and Table 2's committed records."""
 from __future__ import annotations
 
 import json
@@ -20,7 +10,7 @@ import numpy as np
 from sparselab.engine import record
 
 from ..index import write_configs
-from ..records import committed_records, load, once_per_job, selection, write_extras
+from ..records import PROVENANCE, committed_records, load, once_per_job, selection, write_extras
 
 PAPER = "martins2016"
 LOSSES = ("logistic", "softmax", "sparsemax")
@@ -34,17 +24,14 @@ T3 = f"{PAPER}/table3_snli"
 SNLI_RUNS = "runs_snli.jsonl"
 CONFIGS = "runs_table2.jsonl"
 EXTRAS = "run_extras_table2.jsonl"
-# Table 2 record fields kept beside the configs (no host, pid or traceback)
-KEEP = ("status", "experiment", "git_commit", "versions", "python", "device", "threads", "cpu_count", "started_at",
-        "finished_at", "wall_time_s", "extra")
+KEEP = (*PROVENANCE, "extra")        # Table 2 record fields kept beside the configs
 Point = tuple[int, str, float, str]      # (K, mixture, length L, loss)
 Key = tuple[str, float, int]             # (variant, l2, seed)
 COMMITS_PART = True     # committed() holds Table 2's records only: a clone's --report-only rebuilds that part
 
 
 def load_table2(runs, profile: str, out: Path | None = None) -> tuple[list[dict], dict[tuple[str, str], dict]]:
-    """The finished Table 2 records (without any under ``runs``: those committed in ``out``), and the same keyed by
-    (dataset, loss)."""
+    """The finished Table 2 records (none under ``runs``: those committed in ``out``), and by (dataset, loss)."""
     recs = load(runs, profile, T2)
     if not recs and out is not None:
         recs = once_per_job(committed(out, runs))
@@ -52,8 +39,7 @@ def load_table2(runs, profile: str, out: Path | None = None) -> tuple[list[dict]
 
 
 def committed(out: Path, runs) -> list[dict]:
-    """The Table 2 records committed in ``out`` (:func:`~..records.committed_records`), only the plan's jobs inside
-    :func:`~..records.plan_only`."""
+    """The Table 2 records committed in ``out``, only the plan's jobs inside :func:`~..records.plan_only`."""
     recs = committed_records(Path(out) / CONFIGS, Path(out) / EXTRAS, runs)
     sel = selection()
     return [r for r in recs if sel is None or record.identity(r) in sel.ids]
@@ -90,8 +76,7 @@ def load_table3(runs, profile: str) -> tuple[list[dict], dict[Key, dict]]:
 
 
 def stored_rows(out: Path, experiment: str) -> list[dict]:
-    """The committed ``runs.jsonl`` rows (config + metrics) of one experiment, for the claims of the parts a
-    Table-2-only rebuild leaves as they are."""
+    """The committed ``runs.jsonl`` rows of one experiment (the parts a Table 2 rebuild leaves alone)."""
     path = Path(out) / "runs.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
     return [r for r in rows if r["config"].get("experiment_name") == experiment]

@@ -1,7 +1,4 @@
-"""Table 2 of Martins & Astudillo (2016): micro-F1 and macro-F1 of linear multi-label classifiers trained with the
-logistic, softmax and sparsemax losses on scene, emotions, birds, CAL500 (+ Reuters RCV1-v2, not available here)
-and, as extra rows, yeast, enron, medical, bibtex, tmc2007-500 (``table2_multilabel.md``), with the protocol as run,
-the job times, per-label F1, the chosen hyper-parameters and the claims' rows."""
+"""Table 2 of Martins & Astudillo (2016): micro/macro-F1 of multi-label classifiers (``table2_multilabel.md``)."""
 from __future__ import annotations
 
 import os
@@ -22,13 +19,12 @@ from ..tables import NONE, best_keys, bold, md_table, pct
 from ..templates import template
 
 text = template(__name__)
+ORDER = PAPER_SETS + EXTRA_SETS
 CLAIMS_HEAD = ["## The paper's claims, checked on these runs (rows of `claims.md`)", ""]
 
 
 def reuters_status(root: str | os.PathLike | None = None) -> str:
-    """Why the paper's Reuters set has no row (the sweep does not run it), with the data root named ``<data root>``:
-    where it was looked for and the registry's note. No fetch command is named: the registry has no files for it,
-    so ``fetch`` refuses it."""
+    """Why Reuters has no row: where it was looked for and the registry's note (no fetch command exists)."""
     from sparselab.data import mulan, registry
     from sparselab.errors import MissingDataError
     from sparselab.locations import data_root
@@ -44,7 +40,7 @@ def reuters_status(root: str | os.PathLike | None = None) -> str:
 
 def table2_datasets(by: Mapping[tuple[str, str], dict]) -> list[str]:
     """Rows in the paper's order, then the extras; Reuters always first (as 'not available')."""
-    datasets = [d for d in PAPER_SETS + EXTRA_SETS if d == UNAVAILABLE or any((d, l) in by for l in LOSSES)]
+    datasets = [d for d in ORDER if d == UNAVAILABLE or any((d, l) in by for l in LOSSES)]
     if UNAVAILABLE not in datasets:
         datasets.insert(0, UNAVAILABLE)
     return datasets
@@ -79,7 +75,7 @@ def table2_protocol(by: Mapping[tuple[str, str], dict]) -> Protocol:
             p.removed[d] = {f: (n, ex.get("examples_read", {}).get(f)) for f, n in ex["unlabelled_removed"].items()}
         else:
             p.removed.setdefault(d, None)
-    order = {d: i for i, d in enumerate(PAPER_SETS + EXTRA_SETS)}
+    order = {d: i for i, d in enumerate(ORDER)}
     p.reductions = [f"{what} ({', '.join(sorted(set(ds), key=order.get))})" for what, ds in sorted(red_sets.items())]
     any_rec = next(iter(by.values()), None)
     if any_rec:
@@ -100,8 +96,7 @@ class F1Cells:
 
 
 def f1_cell(by, d: str, loss: str, metric: str, vals: Mapping[str, float], best: set, with_std: bool) -> str:
-    """One score cell: percent ``± the test-set bootstrap std`` (records without replicates: ``± std`` over outer
-    splits where there are several), bold if best."""
+    """One score cell: percent ± the bootstrap std (else the std over outer splits), bold if best."""
     if loss not in vals:
         return NONE
     s = pct(vals[loss])
@@ -169,18 +164,14 @@ def table2_protocol_lines(p: Protocol) -> list[str]:
     lines = text("protocol", max_iter=p.max_iter, grids=", ".join(str(list(g)) for g in sorted(p.grids)),
                  folds=", ".join(str(f) for f in sorted(x for x in p.folds if x is not None)),
                  cv_objective=p.cv_objective).split("\n")
-    lines += [f"  - {d}: {removed_text(p.removed[d])}" for d in sorted(p.removed, key=dataset_order)]
+    lines += [f"  - {d}: {removed_text(p.removed[d])}"
+              for d in sorted(p.removed, key=lambda d: ORDER.index(d) if d in ORDER else len(ORDER))]
     for d, note in sorted(p.notes.items()):
         lines.append(f"- {d}: {note}.")
     lines.append("- Reductions in this profile (vs the paper's protocol): "
                  + ("; ".join(p.reductions) if p.reductions else "none") + ".")
     lines.append("")
     return lines
-
-
-def dataset_order(d: str) -> int:
-    order = PAPER_SETS + EXTRA_SETS
-    return order.index(d) if d in order else len(order)
 
 
 def removed_text(files: Mapping[str, tuple[int, int | None]] | None) -> str:

@@ -1,8 +1,4 @@
-"""Table 3 of Martins & Astudillo (2016) §4.3, SNLI (``table3_snli.md``): per attention variant the L2 penalty
-chosen by mean dev accuracy over seeds, dev and test accuracy (mean ± standard error over seeds at that L2), the mean
-number of premise words with nonzero attention on test, the learned α; the dev accuracy of every L2; a paired per-seed
-comparison of every pair of variants. Every number comes from the run records of ``martins2016/table3_snli``
-(``sparselab.tasks.snli``)."""
+"""Table 3 of Martins & Astudillo (2016) §4.3, SNLI (``table3_snli.md``), from ``martins2016/table3_snli``."""
 from __future__ import annotations
 
 import math
@@ -23,7 +19,6 @@ from ..templates import template
 text = template(__name__)
 TABLE3 = "table3_snli.md"
 VARIANTS = ("none", "logistic", "soft", "sparse", "entmax15", "learned")
-PAPER_VARIANTS = ("none", "logistic", "soft", "sparse")
 SPLITS = ("train", "dev", "test")
 PAPER_L2 = (0.0, 1e-4, 3e-4, 1e-3)
 NAMES = {"none": "NoAttention", "logistic": "LogisticAttention", "soft": "SoftAttention (softmax)",
@@ -56,8 +51,7 @@ class VariantResult:
 
 
 def select(by: Mapping[Key, dict]) -> dict[str, VariantResult]:
-    """Per variant, the L2 with the best mean dev accuracy over its seeds (ties: the smaller L2), and the
-    dev / test / attention numbers of that L2's seeds."""
+    """Per variant, the L2 with the best mean dev accuracy (ties: the smaller), and that L2's seeds' numbers."""
     out = {}
     for v in VARIANTS:
         runs = defaultdict(dict)

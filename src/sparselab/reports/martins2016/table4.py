@@ -1,7 +1,4 @@
-"""Table 4 of Martins & Astudillo (2016) §4.3, SNLI (``table4_examples.md``): for a few pairs (the first test pairs
-and the listed dev pairs), each variant's prediction and the premise words it attends to with their weights (every
-nonzero word for the sparse mappings); and the attention heatmaps of the same pairs (``table4_heatmaps.png``, one
-panel each, one row per attention variant)."""
+"""Table 4 of Martins & Astudillo (2016) §4.3, SNLI: attended premise words and heatmaps of a few pairs."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,4 @@
-"""The W&B panels of Martins & Astudillo (2016): one block list per artefact, for the shared report machinery
-(:mod:`sparselab.reports.wandb_report`, which builds, outlines and publishes the report)."""
+"""The W&B panels of Martins & Astudillo (2016): one block list per artefact."""
 from __future__ import annotations
 
 import wandb_workspaces.reports.v2 as wr

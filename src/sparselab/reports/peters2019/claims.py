@@ -1,10 +1,4 @@
-"""Peters, Niculae & Martins (2019): every claim of the paper as a typed claim of the kit, decided on our records.
-
-Seeds are replicates. A difference of two cells is Welch's t where both have 2+ seeds, else a t with the pooled
-within-grid SD (its df in the row); the comparisons of one claim are Holm-corrected; "which α matters more" is a
-two-way ANOVA; BLEU pairs are sacrebleu's paired bootstrap combined with the seed variance; ensembles are compared
-item by item on their test predictions. The margins are fixed here, before any number is read.
-"""
+"""Peters, Niculae & Martins (2019): every claim of the paper as a typed claim of the kit, decided on our records."""
 from __future__ import annotations
 
 import gzip
@@ -14,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from . import figure4, predictions, runs
 from ..claims import Claim, Verdict as V, paper_page, stats, untested
-from ..claims.bleu import pair as bleu_pair
+from ..claims.bleu import seed_pairs
 from ..mt_common import BLEU_DIR, pair_of, values
 from ..tables import seed_mean
 
@@ -43,8 +37,7 @@ def signs(tests: Sequence[stats.Test], ps: Sequence[float]) -> V:
 
 
 def size(t: stats.Test, paper: float) -> V:
-    """A size claim: holds when the interval excludes 0 and holds the paper's size, does not hold when it excludes the
-    paper's size, inconclusive when it holds both."""
+    """A size claim: holds when the CI excludes 0 and holds the paper's size, fails when it excludes that size."""
     inside = t.ci[0] <= paper <= t.ci[1]
     return V.HOLDS if inside and t.ci[0] > 0 else V.INCONCLUSIVE if inside else V.FAILS
 
@@ -55,8 +48,7 @@ def _listing(labels, tests, ps) -> str:
 
 
 def _note(v: V, sd_df: tuple[float, float], n: tuple[int, int], paper: float | None) -> str:
-    """What an inconclusive row's design detects: ``n`` seeds of the compared cells, ``sd_df`` the pooled within-cell
-    SD and its degrees of freedom (the rows' t tests use them: stats.difference)."""
+    """What an inconclusive row detects: ``n`` seeds per cell, ``sd_df`` the pooled SD and its df."""
     return stats.power_note(*n, sd_df[0], paper, df=sd_df[1]) if v is V.INCONCLUSIVE else ""
 
 
@@ -224,17 +216,11 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
     for p in pairs:
         for o, a in (("softmax", 1.0), ("sparsemax", 2.0)):
             base = {runs.seed_of(r): r for r in g[(p, a, a)]}
-            diffs, var = [], []
-            for r in g[(p, 1.5, 1.5)]:
-                if runs.seed_of(r) not in base:
-                    continue
-                stem = [out / BLEU_DIR / f"{runs.bleu_file_stem(x, 'test')}.tok" for x in (r, base[runs.seed_of(r)])]
-                if not all(Path(f"{s}.{k}.txt").exists() for s in stem for k in ("hyp", "ref")):
-                    return Claim(quote, T2, q, V.UNTESTED, paper=pcell, reason="BLEU files missing", quoted=False)
-                d, v, _ = bleu_pair(Path(f"{stem[0]}.ref.txt"), Path(f"{stem[0]}.hyp.txt"), Path(f"{stem[1]}.hyp.txt"))
-                diffs.append(d)
-                var.append(v)
-            tests.append(stats.combined_bleu(diffs, var))
+            t = seed_pairs(out / BLEU_DIR, [(r, base[runs.seed_of(r)]) for r in g[(p, 1.5, 1.5)]
+                                            if runs.seed_of(r) in base], runs.bleu_file_stem)
+            if isinstance(t, str):
+                return Claim(quote, T2, q, V.UNTESTED, paper=pcell, reason="BLEU files missing", quoted=False)
+            tests.append(t)
             labels.append(f"{p} − {o}")
     ps = stats.holm([t.p for t in tests])
     v = signs(tests, ps)
@@ -386,7 +372,4 @@ def claims(out: Path, groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | N
 
 
 def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__doc__, f"Peters, Niculae & Martins (2019). Profile: **{profile}**. Inflection: word accuracy on "
-                      "the eval split per seed; MT: tokenized test BLEU, validation token accuracy for Figure 4. Our "
-                      "translation directions are de-en and ja-en of the cpu data, not the paper's IWSLT17 / KFTT "
-                      "corpora. ", rows)
+    return paper_page(__name__, profile, rows)

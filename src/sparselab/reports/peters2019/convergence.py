@@ -1,5 +1,4 @@
-"""Whether each Peters MT run had converged when it ended: the convergence section of ``table2_mt.md``, judged by
-the rule the translation task stops by, over the run's own window, the same for every mapping."""
+"""Whether each Peters MT run had converged when it ended, by the rule the translation task stops by."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,9 +20,7 @@ def as_int(x) -> Any:
 
 
 def plateau_window(rec) -> tuple[int, int]:
-    """(window in steps, validations smoothed) of a run's convergence check: the window is the run's early-stopping
-    patience in updates (patience × its validation cadence), so the check asks what stopping asked; a run without
-    patience is judged over its last 3 validations. A record without a step cadence gets the kit's window."""
+    """(window in steps, validations smoothed): the run's patience in updates, else its last 3 validations."""
     cfg = rec.get("config", {})
     every = (cfg.get("trainer") or {}).get("val_check_interval")
     if not isinstance(every, int) or isinstance(every, bool) or every <= 0:
@@ -33,8 +30,7 @@ def plateau_window(rec) -> tuple[int, int]:
 
 
 def plateau_gain(rec) -> float:
-    """The gain below which the window counts as flat: the run's early-stopping ``min_delta``, the one it stopped
-    by (``sparselab.training.plateau_stopping``); the kit's for a run without early stopping."""
+    """The gain below which the window is flat: the run's early-stopping ``min_delta``, else the kit's."""
     task = rec.get("config", {}).get("task") or {}
     if task.get("early_stopping_patience") is None or task.get("early_stopping_min_delta") is None:
         return mt_common.PLATEAU_GAIN
@@ -78,8 +74,7 @@ def convergence_summary(recs) -> str:
         return ""
     stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
     flat = sum(1 for r in recs if has_stopped_improving(r))
-    # train_time_s, not the record's wall_time_s: a run resumed from its checkpoint keeps its training timer, while
-    # wall_time_s counts only the process that finished it
+    # train_time_s, not wall_time_s: a run resumed from its checkpoint keeps its training timer, not its wall time
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return text("summary", stopped=stopped, n=len(recs), cap=len(recs) - stopped, flat=flat,
                 rule=convergence_rule_text(), hours=hours)

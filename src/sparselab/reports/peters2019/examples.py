@@ -1,5 +1,4 @@
-"""Figure 1 of Peters et al. (2019) as a table: every output with nonzero probability for the first dev input of a
-few languages, for a few configurations (``examples.md``)."""
+"""Figure 1 of Peters et al. (2019) as a table: every output with nonzero probability (``examples.md``)."""
 from __future__ import annotations
 
 from typing import Any, Mapping

@@ -1,5 +1,4 @@
-"""Figure 2 of Peters et al. (2019) as tables: forced decoding of a few test references, every target token with
-nonzero probability per step (``autocomplete_examples.md``)."""
+"""Figure 2 of Peters et al. (2019) as tables: forced decoding of a few test references."""
 from __future__ import annotations
 
 from typing import Any, Mapping

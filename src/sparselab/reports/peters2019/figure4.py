@@ -1,5 +1,4 @@
-"""Figure 4 of Peters et al. (2019): de-en validation token accuracy over attention α (output α 1.5) and over output
-α (attention α 1.5), ours beside the paper's (``figure4_alpha_grid.png`` and its table ``figure4_alpha_grid.md``)."""
+"""Figure 4 of Peters et al. (2019): de-en validation token accuracy over attention α and over output α."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,8 +19,7 @@ FIG4_PAIR = "de-en"
 
 
 def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
-    """Per grid (``attn``: attention α with output α 1.5; ``out``: output α with attention α 1.5): rows
-    (α, ours mean val_acc_best, seeds, paper)."""
+    """Per grid (``attn``, ``out``; the other α 1.5): rows (α, ours mean val_acc_best, seeds, paper)."""
     g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
     fig = ref.get("figure4_alpha_grid_deen", {})
     paper = {"attn": fig.get(f"attention_alpha_with_output_{FIXED}", {}) or {}, "out": fig.get("output_alpha", {}) or {}}
@@ -93,10 +91,7 @@ def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path
                         label=f"ours ({profile}; bars: SD over seeds)")
         if paper:
             ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
-        ax.set_xlabel(name)
-        ax.set_ylabel("validation token accuracy (%)")
-        ax.set_title(f"{FIG4_PAIR}, {fixed}")
-        ax.set_xticks(list(GRID))
+        ax.set(xlabel=name, ylabel="validation token accuracy (%)", title=f"{FIG4_PAIR}, {fixed}", xticks=list(GRID))
         ax.tick_params(axis="x", labelrotation=45)
         ax.legend(loc="center right", fontsize=7)
     fig.tight_layout()

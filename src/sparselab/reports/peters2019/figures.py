@@ -1,5 +1,4 @@
-"""The Peters inflection figures: accuracy by α (``accuracy_by_alpha.png``), the output support-size histogram
-(``support_histogram.png``) and every run's dev learning curve (``learning_curves.png``)."""
+"""The Peters inflection figures: accuracy by α, output support sizes, dev learning curves."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -20,10 +19,7 @@ def plot_accuracy_by_alpha(path: Path, profile: str, options: Mapping[str, Any],
         for a in ALPHAS:
             xs = [b for b in ALPHAS if (a, b) in g]
             ax.plot(xs, [seed_mean(g[(a, b)], "acc") for b in xs], marker="o", label=f"output α={a}")
-        ax.set_xlabel("attention α")
-        ax.set_ylabel("word accuracy (%)")
-        ax.set_title(f"{s} setting ({profile})")
-        ax.set_xticks(list(ALPHAS))
+        ax.set(xlabel="attention α", ylabel="word accuracy (%)", title=f"{s} setting ({profile})", xticks=list(ALPHAS))
         ax.legend()
     fig.tight_layout()
     return plots.save(fig, path, dpi=100)
@@ -51,10 +47,8 @@ def plot_support_histogram(path: Path, profile: str, options: Mapping[str, Any],
         tot = sum(hist.values())
         xs = sorted(hist)
         ax.step(xs, [hist[x] / tot for x in xs], where="mid", label=f"output α={a}")
-    ax.set_xscale("log")
-    ax.set_xlabel("output support size (symbols with nonzero probability)")
-    ax.set_ylabel("share of target steps")
-    ax.set_title(f"support size, {s} setting, all attention α ({profile})")
+    ax.set(xscale="log", xlabel="output support size (symbols with nonzero probability)",
+           ylabel="share of target steps", title=f"support size, {s} setting, all attention α ({profile})")
     ax.legend()
     fig.tight_layout()
     return plots.save(fig, path, dpi=100)
@@ -75,9 +69,8 @@ def plot_learning_curves(path: Path, profile: str, options: Mapping[str, Any], t
             ys = [h.get("val_acc") for h in hist]
             ax.plot(xs, ys, color=colours.get(a), linestyle=styles.get(b, "-"), marker=".",
                     label=f"out α={a}, attn α={b}, seed {r['config']['seed']}")
-        ax.set_xlabel("epoch")
-        ax.set_ylabel("dev word accuracy (%), greedy")
-        ax.set_title(f"learning curves, {s} setting ({profile})")
+        ax.set(xlabel="epoch", ylabel="dev word accuracy (%), greedy",
+               title=f"learning curves, {s} setting ({profile})")
         ax.legend(fontsize=7)
     fig.tight_layout()
     return plots.save(fig, path, dpi=100)

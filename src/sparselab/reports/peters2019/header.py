@@ -1,13 +1,14 @@
-"""The header of every Peters report file: the profile's reductions and settings in words, read from the run configs
-(the plan says only what was run); :func:`inflection` for the inflection files, :func:`translation` for the MT ones."""
+"""The header of every Peters report file: the profile's reductions and settings, read from the run configs."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from .runs import mt_options, seed_of, settings_run
+from ..tables import md_header
 from ..templates import template
 
 text = template(__name__)
+SETTINGS = "Reductions / settings of this profile (from the run configs):"
 # the cpu budget's reference: 15,000 updates at batch 64 are about the paper's epochs per run (docs/peters2019.md)
 BUDGET_UPDATES = 15000
 
@@ -65,8 +66,7 @@ def reductions(profile: str, options: Mapping[str, Any], recs: list[dict]) -> li
 
 
 def scaling_rule(recs: list[dict]) -> str:
-    """How the profile's protocol follows from the paper's: the cadence is kept in epochs, and the
-    updates between two validations it implies are read from the records."""
+    """The cadence is kept in epochs; the updates between two validations are read from the records."""
     c = recs[0]["config"]
     every = int(c["trainer"].get("check_val_every_n_epoch") or 1)
     n_train = [int(r["extra"]["n_train"]) for r in recs if r.get("extra", {}).get("n_train")]
@@ -76,10 +76,8 @@ def scaling_rule(recs: list[dict]) -> str:
 
 
 def inflection(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
-    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), CoNLL–SIGMORPHON 2018 task 1. Profile: **{profile}**.", ""]
-    lines += ["Reductions / settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in reductions(profile, options, recs)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Peters, Niculae & Martins (2019), CoNLL–SIGMORPHON 2018 task 1. Profile: "
+                     f"**{profile}**.", SETTINGS, reductions(profile, options, recs))
 
 
 # ---------------------------------------------------------------- translation
@@ -103,8 +101,7 @@ def mt_reductions(profile: str, options: Mapping[str, Any], recs) -> list[str]:
 
 
 def mt_scaling_rule(recs) -> str:
-    """How the cpu MT protocol follows from the paper's, per direction run, from the records: the epochs
-    of the reference budget, validations per budget, and early stopping in updates."""
+    """Per direction: the epochs of the reference budget, validations per budget, patience in updates."""
     parts = []
     for pair in sorted({r["config"]["data"]["pair"] for r in recs}):
         r = next(x for x in recs if x["config"]["data"]["pair"] == pair)
@@ -120,8 +117,6 @@ def mt_scaling_rule(recs) -> str:
 
 
 def translation(title: str, profile: str, options: Mapping[str, Any], recs) -> str:
-    lines = [f"# {title}", "", f"Peters, Niculae & Martins (2019), machine translation. Profile: **{profile}**.", "",
-             "Reductions / settings of this profile (from the run configs):", ""]
-    lines += [f"- {x}" for x in mt_reductions(profile, options, recs)]
-    return "\n".join(lines) + "\n\n"
+    return md_header(title, f"Peters, Niculae & Martins (2019), machine translation. Profile: **{profile}**.",
+                     SETTINGS, mt_reductions(profile, options, recs))
 

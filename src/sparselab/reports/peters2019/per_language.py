@@ -1,5 +1,4 @@
-"""Every Peters inflection run's accuracy and edit distance per language (``per_language.csv``): the training runs,
-their ensembles, then the non-neural baseline."""
+"""Every Peters inflection run's accuracy and edit distance per language (``per_language.csv``)."""
 from __future__ import annotations
 
 import csv

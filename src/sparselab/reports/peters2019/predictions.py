@@ -1,13 +1,4 @@
-"""The test predictions behind every Table 1 cell and the baseline, gzipped beside the report, and their re-scoring
-with the shared task's official scorer, so that a reader can check any cell without our code.
-
-``predictions/<setting>/out<α>-attn<α>/<seed<k>|ensemble>/<language>-<split>.gz`` (the non-neural baseline's in
-``predictions/<setting>/baseline/``) holds a run's prediction file as the run wrote it (CoNLL–SIGMORPHON format:
-lemma, predicted form, tags), one per row of ``per_language.csv``. :func:`rescore` scores each file against the gold
-file of the data root and compares it with that row's accuracy. The official scorer is ``task1/evaluation/evalm.py``
-of github.com/sigmorphon/conll2018, fetched by pooch at a pinned commit and sha256 (:func:`evalm_script`); it runs
-in a subprocess, as a reader would run it. The command line is :mod:`.rescore`.
-"""
+"""Table 1's test predictions gzipped beside the report, and their re-scoring with the official ``evalm.py``."""
 from __future__ import annotations
 
 import csv
@@ -30,8 +21,7 @@ Scorer = Callable[[Path, Path], float]
 
 
 def folder(setting: str, kind: str, alpha: Any = None, attn_alpha: Any = None, seed: Any = None) -> Path:
-    """Where a run's files go: ``kind`` ``single`` (a training run: ``seed<k>``), ``ensemble`` (the ensemble of a
-    cell's seeds) or ``baseline`` (the non-neural baseline, no α's)."""
+    """Where a run's files go: ``kind`` single (``seed<k>``), ensemble or baseline (no α's)."""
     if kind == "baseline":
         return Path(FOLDER) / setting / "baseline"
     member = "ensemble" if kind == "ensemble" else f"seed{int(seed)}"
@@ -47,10 +37,7 @@ def _gzip(src: Path, dst: Path) -> None:
 
 
 def write(out: Path, runs: Iterable[tuple[str, Mapping[str, Any]]], key: Callable, setting_of: Callable) -> list[Path]:
-    """Gzip each run's ``predictions/<language>-<split>`` into ``out``; ``runs`` are (kind, record) with kind
-    ``single``, ``ensemble`` or ``baseline`` (:func:`folder`). Runs whose directory is absent (a report rebuilt from
-    its committed records) keep the files committed for them. Where at least one run directory is present, files of
-    runs no longer reported go."""
+    """Gzip each run's predictions into ``out``; absent run dirs keep their committed files, stale ones go."""
     out, written, live = Path(out), [], False
     for kind, r in runs:
         src = Path(r["run_dir"]) / FOLDER
@@ -72,8 +59,7 @@ def write(out: Path, runs: Iterable[tuple[str, Mapping[str, Any]]], key: Callabl
 
 
 def restore(out: Path, kind: str, rec: Mapping[str, Any], key: Callable, setting_of: Callable) -> int:
-    """The inverse of :func:`write` for one run: its committed gzipped predictions un-gzipped back into its run
-    directory (``sparselab.reports.restore``); how many files."""
+    """The inverse of :func:`write` for one run (``sparselab.reports.restore``); how many files."""
     a, b = key(rec) if kind != "baseline" else (None, None)
     src = Path(out) / folder(setting_of(rec), kind, a, b, rec["config"].get("seed", 0))
     dst = Path(rec["run_dir"]) / FOLDER
@@ -123,8 +109,7 @@ def gold_file(setting: str, lang: str, split: str, root=None) -> Path:
 
 
 def data_root_of(report: Path) -> str | None:
-    """The data root the report's runs read: its profile's ``data.root`` (the shipped excerpts for smoke; the
-    configured root otherwise), from the profile named in its ``runs.jsonl`` (which redacts the path itself)."""
+    """The data root of the profile named in the report's ``runs.jsonl`` (which redacts the path itself)."""
     import json
 
     from ..profile_diff import compose
@@ -134,8 +119,7 @@ def data_root_of(report: Path) -> str | None:
 
 
 def _plain(path: Path, tmp: Path, n: int | None = None) -> tuple[Path, int]:
-    """``path`` uncompressed into ``tmp`` (its first ``n`` lines: the gold lines a subsampled run decoded), and its
-    number of lines."""
+    """``path`` uncompressed into ``tmp`` (its first ``n`` lines), and its number of lines."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as fh:
         lines = fh.readlines()[:n]
@@ -145,8 +129,7 @@ def _plain(path: Path, tmp: Path, n: int | None = None) -> tuple[Path, int]:
 
 
 def rescore(report: Path, scorer: Scorer, root=None) -> list[dict[str, Any]]:
-    """One row per ``per_language.csv`` row: its reported accuracy, the scorer's, and whether they agree at the
-    reported precision (2 decimals, as evalm.py prints)."""
+    """One row per ``per_language.csv`` row: reported accuracy, the scorer's, and whether they agree."""
     report, rows = Path(report), []
     with open(report / "per_language.csv", encoding="utf-8") as fh:
         reported = list(csv.DictReader(fh))

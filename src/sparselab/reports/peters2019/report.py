@@ -1,13 +1,4 @@
-"""The front door of the Peters, Niculae & Martins (2019) reports, "Sparse Sequence-to-Sequence Models": which
-records, which artefact modules, which files; it computes and words nothing itself.
-
-Inflection (CoNLL–SIGMORPHON 2018 task 1): :mod:`.table1`, :mod:`.sparsity`, :mod:`.examples`,
-:mod:`.per_language`, :mod:`.predictions`, :mod:`.figures`; machine translation: :mod:`.table2` (with
-:mod:`.significance` and :mod:`.convergence`), :mod:`.table3`, :mod:`.figure4`, :mod:`.figure2`; the claims:
-:mod:`.claims`. Figure 6 (training speed) is written by ``benchmarks/bench_mt_speed.py`` (``make bench-mt-speed``),
-not here. The records come from :mod:`.runs`: without any under the runs root (a clone), those committed beside the
-report (``runs*.jsonl`` + ``run_extras*.jsonl``, and ``bleu_files/``), which rebuild every file.
-"""
+"""The front door of the Peters, Niculae & Martins (2019) reports: which records, modules and files."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,48 +17,14 @@ from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import runs_root, scrub
 from ..reference import reference
+from ..templates import artifacts
 
-INFLECTION_ARTIFACTS = [
-    ("Table 1", "table1.md", "accuracy, output α × attention α, high/medium, avg of seeds and ensemble, vs paper"),
-    ("Sparsity and exactness", "sparsity.md",
-     "single-sequence and exact-beam shares on dev vs paper; attended positions and support size"),
-    ("Figure 1-style examples", "examples.md", "every nonzero-probability output of a few validation inputs"),
-    ("Per-language accuracy", "per_language.csv", "accuracy and edit distance per language and configuration"),
-    ("Test predictions", predictions.FOLDER, "the gzipped prediction file behind every row of per_language.csv (each "
-     "seed, each ensemble, the non-neural baseline), in the shared task's format; "
-     "`python -m sparselab.reports.peters2019.rescore <this folder>` re-scores them with the official evalm.py"),
-    ("Accuracy by α", "accuracy_by_alpha.png", "macro accuracy against attention α, one line per output α"),
-    ("Support-size histogram", "support_histogram.png", "output support size per target step (teacher forcing)"),
-    ("Learning curves", "learning_curves.png", "dev accuracy at every validation, one line per configuration"),
-    ("Run configs", CONFIGS, "config, hash and metrics of every run used"),
-    ("Run records", EXTRAS[CONFIGS], "what the reports read of the rest of every run's record (validation curves, "
-     "per-language numbers, examples): with runs.jsonl, `--report-only` rebuilds every inflection file here without "
-     "run directories"),
-    ("Claims", "claims.md", "each claim of the paper: holds / does not hold / untested, with numbers and rule"),
-]
-MT_ARTIFACTS = [
-    ("Table 2 (MT BLEU)", "table2_mt.md",
-     "tokenized and detokenized BLEU per direction × mapping vs paper, seeds, out-of-domain sets, convergence"),
-    ("Table 3 (MT sparsity) and beam statistics", "table3_sparsity.md",
-     "attended source tokens and nonzero target tokens per step vs paper; exact-search and single-output shares"),
-    ("Figure 4 (α grid), table", "figure4_alpha_grid.md", "de-en validation token accuracy over attention α and output α"),
-    ("Figure 4 (α grid)", "figure4_alpha_grid.png", "de-en validation token accuracy, ours and paper"),
-    ("MT learning curves", "mt_learning_curves.png",
-     "validation token accuracy against training step, every MT run, one panel per direction"),
-    ("Figure 2 (autocomplete sets)", "autocomplete_examples.md",
-     "forced decoding of test references: every target token with nonzero probability per step"),
-    ("Figure 6 (training speed)", "figure6_speed.md",
-     "benchmark: target tokens/s of softmax, exact 1.5-entmax and bisection, ratios to softmax (make bench-mt-speed)"),
-    ("MT run configs", CONFIGS_MT, "config, hash and metrics of every MT run used"),
-    ("MT run records", EXTRAS[CONFIGS_MT], "what the reports read of the rest of every MT run's record: with "
-     "runs_mt.jsonl and bleu_files/, `--report-only` rebuilds every MT file here without run directories"),
-]
+INFLECTION_ARTIFACTS, MT_ARTIFACTS = artifacts(__package__, "inflection"), artifacts(__package__, "mt")
 ARTIFACTS = INFLECTION_ARTIFACTS + MT_ARTIFACTS
 
 
 def restore_files(rec, report: Path) -> int:
-    """A committed run's files back into its run directory (``sparselab.reports.restore``): the inflection runs'
-    predictions, the MT runs' BLEU hypotheses and references."""
+    """A committed run's files back in its run dir: predictions (inflection), BLEU files (MT)."""
     from ..restore import restore_bleu_files
 
     exp = rec["config"].get("experiment_name", "")
@@ -79,11 +36,7 @@ def restore_files(rec, report: Path) -> int:
 
 def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
-    """Every report file of the paper in ``out``; returns the records behind them.
-
-    ``options["only"]`` (the pipeline's ``--only``) naming just the MT experiment rewrites the MT reports only: the
-    inflection files in ``out`` (and their ``runs.jsonl``) are left as an earlier run of the pipeline wrote them, so
-    the translation part can be run and reported on a machine that does not hold the inflection run records."""
+    """Every report file in ``out``; returns the records. ``--only`` MT leaves the inflection files alone."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
@@ -114,8 +67,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
 
 
 def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
-    """(training, ensemble, baseline records per setting (None: no baseline in the plan), MT records, live): from the
-    runs folder; with none of the paper's there (a clone), from the records committed in ``out`` (``live`` False)."""
+    """(train, ensemble, baseline per setting, MT records, live) from the runs folder, else committed ones."""
     def records(stored=None):
         train, ens = R.collect(runs, profile, stored)
         baseline = R.collect_baseline(runs, profile, stored) if options.get("baseline") else None
@@ -135,8 +87,7 @@ def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
 
 def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, ref, train, ens, baseline,
                      recs) -> None:
-    """The inflection report files: Table 1, sparsity, examples, per-language CSV, predictions, figures, runs.jsonl
-    and its extras."""
+    """The inflection report files, ``runs.jsonl`` and its extras."""
     (out / "table1.md").write_text(table1_text(profile, options, train, ens, ref, baseline))
     (out / "sparsity.md").write_text(sparsity_text(profile, options, train, ref))
     (out / "examples.md").write_text(examples_text(profile, options, train))
@@ -154,9 +105,7 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
 
 def write_mt(profile: str, out: Path, options: Mapping[str, Any], runs=None, ref: Mapping[str, Any] | None = None,
              recs=None, live: bool = True) -> list[dict]:
-    """Every MT report file in ``out`` (not ``figure6_speed.md``: the benchmark writes it); returns the records
-    behind them. ``recs``: these records (default: :func:`runs.collect_mt`); ``live=False``: they are the ones
-    committed in ``out``, whose BLEU files are those of ``out/bleu_files/``."""
+    """Every MT report file but ``figure6_speed.md``; ``live=False``: ``recs`` are committed ones."""
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
@@ -183,8 +132,7 @@ MT_METRICS = ("bleu", "bleu_tok", "exact_share", "single_share", "attn_support",
 
 
 def numbers(runs, profile: str) -> dict[str, dict[str, float]]:
-    """Per run (setting, α, attention α, seed; or the ensemble): the metrics Table 1 and the sparsity
-    report read, and per language the values of per_language.csv. Timings are left out."""
+    """Per run (or ensemble): Table 1's and the sparsity report's metrics, per language too; no timings."""
     train, ens = R.collect(runs, profile)
     out = {}
     for kind, src in (("table1", train), ("ensemble", ens)):

@@ -1,6 +1,6 @@
-"""``python -m sparselab.reports.peters2019.rescore reports/peters2019/<profile>``: re-score a Peters inflection
-report's gzipped test predictions with the shared task's official ``evalm.py`` (:mod:`.predictions`) and write
-``predictions/rescored.md``. Exit 0: every row agrees; 1: a row disagrees; 2: bad input (one ``error:`` line)."""
+"""``python -m sparselab.reports.peters2019.rescore reports/peters2019/<profile>``: re-score with ``evalm.py``.
+
+Writes ``predictions/rescored.md``. Exit 0: every row agrees; 1: a row disagrees; 2: bad input."""
 from __future__ import annotations
 
 import argparse
@@ -10,19 +10,17 @@ from pathlib import Path
 
 from .predictions import (EVALM_SHA256, FOLDER, RESCORED, builtin, data_root_of, evalm_script, official, rescore,
                           rescored_text)
+from ..templates import snippets
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m sparselab.reports.peters2019.rescore",
-        description="Re-score the gzipped test predictions of a Peters inflection report with the shared task's "
-                    f"official evalm.py and write {FOLDER}/{RESCORED}; exit 1 if a row disagrees.")
-    ap.add_argument("report", type=Path, help="a report folder, e.g. reports/peters2019/cpu")
-    ap.add_argument("--evalm", type=Path, help="a local copy of the official evalm.py (default: fetched by pooch)")
-    ap.add_argument("--scorer", choices=["official", "builtin"], default="official",
-                    help="builtin: sparselab's own scorer, for a machine that cannot fetch evalm.py")
-    ap.add_argument("--data-root",
-                    help="data root holding sigmorphon2018_task1 (default: the one the report's profile reads)")
+    text = snippets("sparselab.reports.peters2019", "rescore")      # by name: as ``python -m``, this is __main__
+    ap = argparse.ArgumentParser(prog="python -m sparselab.reports.peters2019.rescore",
+                                 description=text["help"].format(folder=FOLDER, rescored=RESCORED))
+    ap.add_argument("report", type=Path, help=text["report"])
+    ap.add_argument("--evalm", type=Path, help=text["evalm"])
+    ap.add_argument("--scorer", choices=["official", "builtin"], default="official", help=text["scorer"])
+    ap.add_argument("--data-root", help=text["data_root"])
     args = ap.parse_args(argv)
     if not (args.report / "per_language.csv").is_file() or not (args.report / FOLDER).is_dir():
         print(f"error: {args.report} has no per_language.csv and {FOLDER}/ (write it with the Peters pipeline)",

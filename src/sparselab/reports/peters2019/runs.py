@@ -1,19 +1,6 @@
-"""The Peters records: finding them (the runs root, or the records committed beside a report), splitting them by
-setting, configuration and direction, and what the profile's plan options say was run.
+"""The Peters records: finding them (runs root or committed), splitting them, what the plan says was run.
 
-Inflection: ``peters2019/{table1,ensemble,baseline}_<setting>``, keyed by (output α, attention α); translation:
-``peters2019/table2_mt``, keyed by (direction, output α, attention α). The plan options::
-
-    {"settings": [...], "ensemble": bool, "seeded_cells": [...], "baseline": bool,
-     "mt": {"pairs": [...], "seeds": [...], "not_run": {pair: reason}, "figure4": {"attn": [...], "out": [...]}}}
-
-``runs.jsonl`` (inflection) and ``runs_mt.jsonl`` hold each run's config, hash, metrics and best
-(``index.write_configs``); :data:`EXTRAS` beside each holds, joined on the run name, the fields the index shows
-(:data:`KEEP`) and the parts of the record's ``extra`` that an artefact reads (:data:`READS`, :data:`SHOWN`), nothing
-else: the extras stay small and their bytes depend on the records only (rows and keys sorted). Which runs' examples
-and autocomplete sentences are shown is the reports' choice (``examples.example_runs``,
-``figure2.autocomplete_runs``): only those runs keep them.
-"""
+The extras beside ``runs.jsonl`` / ``runs_mt.jsonl`` keep only what an artefact reads (:data:`READS`, :data:`SHOWN`)."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -66,11 +53,6 @@ SHOWN = {"table1": ("examples", True, None),
 
 
 # ---------------------------------------------------------------- inflection
-def key(rec) -> Config:
-    m = rec["config"]["mapping"]
-    return float(m["alpha"]), float(m["attn_alpha"])
-
-
 def setting_of(rec) -> str:
     return record.current_config(rec)["data"]["resource"]
 
@@ -80,8 +62,7 @@ def settings_run(options: Mapping[str, Any]) -> list[str]:
 
 
 def is_run(options: Mapping[str, Any], setting: str, kind: str, cell: Config | None = None) -> bool:
-    """Whether the profile's plan runs this column (``kind`` avg: the seeds; ens: their ensemble) for ``cell``:
-    where the plan gives extra seeds to some cells (``seeded_cells``), only those are ensembled."""
+    """Whether the plan runs this column for ``cell`` (``kind`` avg or ens; only ``seeded_cells`` ensembled)."""
     if setting not in settings_run(options) or (kind == "ens" and not options.get("ensemble")):
         return False
     seeded = options.get("seeded_cells")
@@ -112,8 +93,7 @@ def same_languages(baseline: Sequence[dict], train: Sequence[dict]) -> bool:
 
 
 def best_key(g: Mapping[Any, list[dict]]) -> Any:
-    """The configuration with the highest mean dev accuracy (``val_acc_best``), first in α order on ties; never the
-    test accuracy: the paper picks its best configuration on validation data."""
+    """The configuration with the best mean dev accuracy (never test: the paper picks on dev)."""
     return max(sorted(g), key=lambda k: seed_mean(g[k], "val_acc_best") or -1)
 
 
@@ -131,9 +111,12 @@ def trained(train) -> list[dict]:
 
 
 # ---------------------------------------------------------------- translation
-def alphas(rec) -> tuple[float, float]:
+def alphas(rec) -> Config:
     m = rec["config"]["mapping"]
     return float(m["alpha"]), float(m["attn_alpha"])
+
+
+key = alphas        # an inflection run's cell
 
 
 def mt_key(rec) -> Key:
@@ -156,9 +139,7 @@ def bleu_file_stem(rec, set_name: str) -> str:
 
 
 def collect_mt(runs, profile: str, stored: Sequence[dict] | None = None) -> list[dict]:
-    """Finished ``peters2019/table2_mt`` records (``stored``: among these committed ones); one per config hash (a
-    hand run in ``run/`` and a sweep job with the same resolved config are the same run: the one finished last is
-    kept)."""
+    """Finished ``peters2019/table2_mt`` records (``stored``: among these), one per config hash (the latest)."""
     return sorted(latest_per_config(load(runs, profile, EXPERIMENT, stored=stored)),
                   key=lambda r: (mt_key(r), seed_of(r), r["run_dir"]))
 
@@ -194,8 +175,7 @@ def public_extra(rec: Mapping[str, Any], shown: bool) -> dict[str, Any]:
 
 
 def write_extras(out: Path, configs: str, recs: Iterable[dict], runs, shown: Iterable[dict] = ()) -> Path:
-    """The extras file of ``configs`` (same runs, same order); ``shown``: the runs whose examples or autocomplete
-    sentences a report shows."""
+    """The extras of ``configs``; ``shown``: the runs whose examples a report shows."""
     dirs = {r["run_dir"] for r in shown}
     return write_rows(Path(out) / EXTRAS[configs], recs, runs, KEEP, lambda r: public_extra(r, r["run_dir"] in dirs))
 

@@ -1,5 +1,4 @@
-"""Whether the Table 2 differences of Peters et al. (2019) exceed test-set noise: sacrebleu's paired bootstrap on
-the BLEU files beside the report, 1.5-entmax as the baseline (a section of ``table2_mt.md``)."""
+"""Whether Peters' Table 2 differences exceed test-set noise: sacrebleu's paired bootstrap against 1.5-entmax."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,10 +16,7 @@ Significance = tuple[list[list[Any]], list[str], "str | None"]
 
 
 def significance_rows(out: Path, recs) -> Significance:
-    """Per direction and per seed that all three mappings ran: sacrebleu's paired bootstrap
-    (:func:`mt_common.paired_bootstrap`) on the tokenized test BLEU, read from the files in ``out/bleu_files/``,
-    with 1.5-entmax as the baseline (the paper's claim is about it). Returns the rows, one ``sacrebleu`` command
-    per direction and seed (run from ``out``) and the metric signature."""
+    """Per direction and seed all three ran: paired bootstrap rows, the sacrebleu commands, the signature."""
     g, out = by_key(table2_records(recs)), Path(out)
     order = (MAPPINGS[1], MAPPINGS[0], MAPPINGS[2])          # baseline first, as sacrebleu takes it
     rows, commands, signature = [], [], None

@@ -1,7 +1,4 @@
-"""The sparsity and exactness of Peters et al. (2019) §5 on inflection: the share of inputs whose whole probability
-mass is on one sequence and the share for which beam search (size 5) is exact, on dev for the configuration best on
-dev (paper: 81%/87% high, 66%/79% medium); attended source positions and output support size per configuration
-(``sparsity.md``)."""
+"""The sparsity and exactness of Peters et al. (2019) §5 on inflection (``sparsity.md``)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -16,8 +13,7 @@ NOT_RECORDED = "not recorded"
 
 
 def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
-    """Per setting: the configuration best on dev, its dev and eval-split accuracy, and its single-sequence /
-    exact-beam shares on dev (``val_*_share``, where the paper measured them) beside the paper's."""
+    """Per setting: the dev-best configuration, its accuracies and dev single-sequence / exact-beam shares."""
     sp_ref = ref.get("sparsity_inflection", {})
     single_ref = sp_ref.get("best_config_single_sequence_share", {})
     exact_ref = sp_ref.get("beam_exact_share", {})
@@ -38,23 +34,18 @@ def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list
 
 
 def dev_share(rs: Sequence[dict], kind: str) -> Any:
-    """Mean ``val_<kind>_share`` (beam decode of the validation split) over the runs; runs recorded before the task
-    measured it on dev read "not recorded" (their eval-split share is not shown in its place)."""
+    """Mean ``val_<kind>_share`` over the runs; runs from before it was measured read "not recorded"."""
     v = seed_mean(rs, f"val_{kind}_share")
     return NOT_RECORDED if v is None else v
-
-
-def sparsity_grid_rows(g: Mapping[Config, list[dict]]) -> list[list[Any]]:
-    return [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"),
-             dev_share(g[k], "single"), dev_share(g[k], "exact"), seed_mean(g[k], "val_acc_best"),
-             seed_mean(g[k], "acc")] for k in sorted(g)]
 
 
 def grid_text(s: str, g: Mapping[Config, list[dict]]) -> str:
     vocab = g[sorted(g)[0]][0]["extra"].get("target_vocab_size", "?")
     return "\n" + text("grid", setting=s, vocab=vocab) + "\n\n" + md_table(
         ["output α", "attention α", "attended positions", "output support", "single-sequence share (dev)",
-         "exact-beam share (dev)", "dev accuracy", "accuracy (eval split)"], sparsity_grid_rows(g))
+         "exact-beam share (dev)", "dev accuracy", "accuracy (eval split)"],
+        [[k[0], k[1], seed_mean(g[k], "attn_support"), seed_mean(g[k], "out_support"), dev_share(g[k], "single"),
+          dev_share(g[k], "exact"), seed_mean(g[k], "val_acc_best"), seed_mean(g[k], "acc")] for k in sorted(g)])
 
 
 def sparsity_text(profile: str, options: Mapping[str, Any], train, ref: Mapping[str, Any]) -> str:

@@ -1,6 +1,4 @@
-"""Table 1 of Peters et al. (2019): word accuracy on CoNLL–SIGMORPHON 2018 task 1, output α × attention α ∈
-{1,1.5,2}², high and medium settings, mean of the seeds ("avg") and their ensemble ("ens"), beside the paper's; with
-the non-neural baseline, the edit distance, the per-language accuracy and each run's convergence (``table1.md``)."""
+"""Table 1 of Peters et al. (2019): word accuracy on CoNLL–SIGMORPHON 2018 task 1 (``table1.md``)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -34,8 +32,7 @@ def accuracy_cells(rs: Sequence[dict], ref_value: float | None, run_here: bool) 
 
 
 def grid_rows(train, ens, cell) -> list[list[Any]]:
-    """One row per (output α, attention α): the α's, then ``cell(records, setting, kind, key)`` for every
-    setting × kind column (kind avg: the seeds' training runs; ens: their ensembles)."""
+    """One row per (output α, attention α): the α's, then ``cell(...)`` per setting × kind column."""
     groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
     rows = []
     for a in ALPHAS:
@@ -79,9 +76,7 @@ def table1_context(ref: Mapping[str, Any]) -> str:
 
 def baseline_rows(baseline, train, options: Mapping[str, Any], ref: Mapping[str, Any] | None = None
                   ) -> list[list[Any]]:
-    """Per setting run: the non-neural baseline's eval and dev accuracy, the organisers' own run of it on dev over
-    all the setting's languages (papers.yaml), beside softmax/softmax and the worst of our neural configurations
-    (mean over seeds), and whether both decoded the same languages and split."""
+    """Per setting: the non-neural baseline beside softmax/softmax and our worst configuration."""
     official = ((ref or {}).get("sigmorphon2018_official_baseline_dev") or {}).get("values") or {}
     rows = []
     for s in settings_run(options):
@@ -100,8 +95,7 @@ def baseline_rows(baseline, train, options: Mapping[str, Any], ref: Mapping[str,
 
 
 def language_table_rows(train, ens, baseline, setting: str) -> tuple[list[str], list[list[Any]]]:
-    """(languages, rows) for one setting: per cell the seeds' mean accuracy on each language and the macro average
-    (as Table 1), then each ensemble, then the non-neural baseline."""
+    """(languages, rows) of one setting: per cell, ensemble and baseline, accuracy per language."""
     recs = [*train[setting], *ens[setting], *(baseline or {}).get(setting, [])]
     langs = sorted({lang for r in recs for lang in r["extra"].get("per_language", {})})
 

@@ -1,8 +1,4 @@
-"""Table 2 of Peters et al. (2019): BLEU per direction × mapping (softmax α=1, 1.5-entmax, sparsemax α=2; the same
-α for attention and output), tokenized BLEU beside the paper's (tokenized multi-bleu) and detokenized SacreBLEU with
-its signature; mean ± std over seeds; out-of-domain extra test sets; the order of the mappings; whether each
-difference to 1.5-entmax exceeds test-set noise (:mod:`.significance`); each run's convergence (:mod:`.convergence`);
-the ``sacrebleu`` commands over ``bleu_files/`` that reproduce every cell (``table2_mt.md``)."""
+"""Table 2 of Peters et al. (2019): BLEU per direction × mapping (``table2_mt.md``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,7 +10,7 @@ from .convergence import convergence_text
 from .runs import MAPPINGS, PAIRS, bleu_file_stem, by_key, mt_options, table2_records
 from .significance import Significance, significance_text
 from .. import mt_common
-from ..mt_common import bleu_cell, pair_status, settings_rows, values
+from ..mt_common import bleu_cell, pair_status, values
 from ..tables import NONE, md_table
 from ..templates import template
 
@@ -115,16 +111,8 @@ def ordering_rows(recs, options, ref) -> list[list[Any]]:
     return rows
 
 
-def tokenization_lines(recs) -> list[str]:
-    """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures (Table 2 runs)."""
-    return mt_common.tokenization_lines(table2_records(recs))
-
-
 def copy_bleu_files(out: Path, recs, copy: bool = True) -> list[list[Any]]:
-    """Copy every Table 2 run's hypothesis and reference files into ``out/bleu_files/`` (names
-    ``<pair>.alpha<a>-attn<b>.seed<s>.<set>.<detok|tok>.<hyp|ref>.txt``); one row per (run, set, kind): file
-    stem, BLEU from the record, and the ``sacrebleu`` command that reproduces it. ``copy=False``: committed records,
-    whose files are the ones already in ``out/bleu_files/``."""
+    """:func:`mt_common.copy_bleu_files` with the Table 2 runs' file names."""
     return mt_common.copy_bleu_files(out, table2_records(recs), bleu_file_stem, copy=copy)
 
 
@@ -132,12 +120,7 @@ def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str
                 file_rows: Sequence[Sequence[Any]] | None = None, significance: Significance | None = None) -> str:
     t2 = table2_records(recs)
     out = header.translation("Table 2 — BLEU, LSTM NMT, same α for attention and output", profile, options, t2)
-    sr = settings_rows(t2)
-    if sr:
-        out += "Per direction (from the run configs and records; sizes are sentence pairs):\n\n"
-        out += md_table(["direction", "corpus", "train", "validation", "test (reported)", "extra test sets",
-                         "BPE merges", "validation", "max steps", "early stopping"], sr) + "\n"
-    out += "How BLEU is computed (from the records):\n\n" + ("\n".join(tokenization_lines(recs)) or "- no runs") + "\n\n"
+    out += mt_common.settings_section(t2)
     out += text("intro") + "\n\n"
     out += "## Tokenized BLEU (ours) beside the paper\n\n"
     out += md_table(table2_header(), table2_rows(recs, options, ref, "bleu_tok"))

@@ -1,6 +1,4 @@
-"""Table 3 of Peters et al. (2019): attended source tokens and target tokens with nonzero probability per step
-(teacher forcing on validation), and the beam statistics (exact-search share, single-output share) per configuration
-(``table3_sparsity.md``)."""
+"""Table 3 of Peters et al. (2019): attended and nonzero tokens per step, beam statistics."""
 from __future__ import annotations
 
 from statistics import mean
@@ -34,8 +32,7 @@ def paper_sparsity(ref: Mapping[str, Any], mapping: str) -> tuple[float | None, 
 
 
 def table3_rows(recs, options, ref) -> list[list[Any]]:
-    """Per direction × mapping: attended source tokens and nonzero target tokens per step (mean over seeds), the
-    target vocabulary, and the paper's (de-en only, IWSLT17)."""
+    """Per direction × mapping: attended source and nonzero target tokens per step, vocabulary, paper's."""
     opts, g = mt_options(options), by_key(table2_records(recs))
     rows = []
     for p in PAIRS:
