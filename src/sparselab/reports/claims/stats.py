@@ -14,6 +14,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower, TTestIndPower, ttest_power
 from statsmodels.stats.weightstats import ttost_ind, ttost_paired
 
+from .claim import Verdict
+
 LEVEL = 0.05        # every test: two-sided 95 % intervals, one-sided tests at 5 % (TOST: 90 % intervals)
 POWER = 0.80
 
@@ -37,7 +39,7 @@ def fmt_p(p: float) -> str:
     return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
 
-def _t(d: float, se: float, df: float, name: str) -> Test:
+def from_se(d: float, se: float, df: float, name: str) -> Test:
     """A t-based test of d against 0 with standard error se and df degrees of freedom (df = inf: normal)."""
     dist = st.norm if math.isinf(df) else st.t(df)
     if se <= 0:
@@ -67,7 +69,7 @@ def pooled_sd(cells: Sequence[Sequence[float]]) -> tuple[float, int]:
 def pooled(a: Sequence[float], b: Sequence[float], sd: float, df: int) -> Test:
     """t test of mean(a) − mean(b) with the pooled within-grid SD (a cell with 1 seed has no SD of its own)."""
     se = sd * math.sqrt(1 / len(a) + 1 / len(b))
-    return _t(float(np.mean(a) - np.mean(b)), se, df, f"pooled-SD t (SD {sd:.2f}, df {df})")
+    return from_se(float(np.mean(a) - np.mean(b)), se, df, f"pooled-SD t (SD {sd:.2f}, df {df})")
 
 
 def difference(a: Sequence[float], b: Sequence[float], sd_df: tuple[float, int]) -> Test | None:
@@ -150,7 +152,7 @@ def combined_bleu(diffs: Sequence[float], boot_vars: Sequence[float]) -> Test:
     n = len(diffs)
     seed_var = float(np.var(diffs, ddof=1)) if n > 1 else 0.0
     se = math.sqrt((seed_var + float(np.mean(boot_vars))) / n)
-    return _t(float(np.mean(diffs)), se, n - 1 if n > 1 else math.inf,
+    return from_se(float(np.mean(diffs)), se, n - 1 if n > 1 else math.inf,
               f"paired bootstrap (sacrebleu) + seed variance ({n} seed{'s' * (n > 1)})")
 
 
@@ -220,4 +222,18 @@ def decide(t: Test, p: float | None = None):
     """The sign a two-sided test decides: +1 (estimate > 0 at 5 %), −1 (< 0), 0 (the interval holds 0)."""
     p = t.p if p is None else p
     return 0 if p >= LEVEL else (1 if t.estimate > 0 else -1)
+
+
+def signs(tests: Sequence[Test], ps: Sequence[float], sign: int = 1) -> Verdict:
+    """All decided ``sign``-wards at 5 % (after Holm): holds; one the other way: does not hold; else inconclusive."""
+    d = [decide(t, p) * sign for t, p in zip(tests, ps)]
+    if d and all(x > 0 for x in d):
+        return Verdict.HOLDS
+    return Verdict.FAILS if any(x < 0 for x in d) else Verdict.INCONCLUSIVE
+
+
+def listing(labels: Sequence[str], tests: Sequence[Test], ps: Sequence[float], sep: str = ": ") -> str:
+    """Each comparison's estimate, 95 % interval and Holm p, for a claim's detail."""
+    return "; ".join(f"{l}{sep}{t.estimate:+.2f} [{t.ci[0]:+.2f}, {t.ci[1]:+.2f}], Holm p {fmt_p(p)}"
+                     for l, t, p in zip(labels, tests, ps))
 

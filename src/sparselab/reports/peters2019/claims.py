@@ -30,21 +30,10 @@ def _paper_t1(ref, col: str) -> dict[tuple[float, float], float]:
     return {} if i is None else {tuple(float(x) for x in k.split(",")): float(v[i]) for k, v in t.get("rows", {}).items()}
 
 
-def signs(tests: Sequence[stats.Test], ps: Sequence[float]) -> V:
-    """All positive at 5 % (after Holm): holds; one negative at 5 %: does not hold; else inconclusive."""
-    d = [stats.decide(t, p) for t, p in zip(tests, ps)]
-    return V.HOLDS if d and all(x > 0 for x in d) else V.FAILS if any(x < 0 for x in d) else V.INCONCLUSIVE
-
-
 def size(t: stats.Test, paper: float) -> V:
     """A size claim: holds when the CI excludes 0 and holds the paper's size, fails when it excludes that size."""
     inside = t.ci[0] <= paper <= t.ci[1]
     return V.HOLDS if inside and t.ci[0] > 0 else V.INCONCLUSIVE if inside else V.FAILS
-
-
-def _listing(labels, tests, ps) -> str:
-    return "; ".join(f"{l}: {t.estimate:+.2f} [{t.ci[0]:+.2f}, {t.ci[1]:+.2f}], Holm p {stats.fmt_p(p)}"
-                     for l, t, p in zip(labels, tests, ps))
 
 
 def _note(v: V, sd_df: tuple[float, float], n: tuple[int, int], paper: float | None) -> str:
@@ -70,14 +59,14 @@ def sparse_beat_softmax(groups: Mapping[str, Mapping], ref) -> Claim:
     keys = [(a, b) for b in ALPHAS for a in ALPHAS[1:]]
     tests = [stats.difference(_acc(g, k), _acc(g, (1.0, k[1])), sd_df) for k in keys]
     ps = stats.holm([t.p for t in tests])
-    v = signs(tests, ps)
+    v = stats.signs(tests, ps)
     low = min(range(len(tests)), key=lambda i: tests[i].estimate)
     names = sorted({t.name for t in tests})
     undecided = [k for k, t, p in zip(keys, tests, ps) if stats.decide(t, p) == 0] or keys
     n = min(((len(_acc(g, k)), len(_acc(g, (1.0, k[1])))) for k in undecided), key=sum)
     return Claim(quote, T1, f"{s}: {q} (6 differences{'; high not run' if 'high' not in ran else ''})",
                  v, tests[low].estimate, tests[low].ci, pcell, f"{' / '.join(names)}; Holm over 6",
-                 detail="smallest; " + _listing([f"out {a:g}/att {b:g}" for a, b in keys], tests, ps),
+                 detail="smallest; " + stats.listing([f"out {a:g}/att {b:g}" for a, b in keys], tests, ps),
                  detect=_note(v, sd_df, n, min(pd) if pd else None), quoted=False, p=max(ps))
 
 
@@ -127,7 +116,7 @@ def ensemble_gain(out: Path, ensembles: Mapping[str, Mapping] | None, ref) -> Cl
     v = V.FAILS if V.FAILS in vs else V.HOLDS if all(x is V.HOLDS for x in vs) else V.INCONCLUSIVE
     return Claim(quote, T1, "medium: " + q, v, tests[0].estimate, tests[0].ci, pcell,
                  f"{tests[0].name}; Holm over {len(tests)}; size: the interval must hold the paper's gain",
-                 detail=_listing([f"out {a:g}/att {b:g}" for a, b in keys], tests, ps), p=max(ps))
+                 detail=stats.listing([f"out {a:g}/att {b:g}" for a, b in keys], tests, ps), p=max(ps))
 
 
 def largest_gain(groups: Mapping[str, Mapping], ref) -> Claim:
@@ -223,21 +212,19 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
             tests.append(t)
             labels.append(f"{p} − {o}")
     ps = stats.holm([t.p for t in tests])
-    v = signs(tests, ps)
+    v = stats.signs(tests, ps)
     low = min(range(len(tests)), key=lambda i: tests[i].estimate)
     detect = "; ".join(f"{l}: detects ≥ {stats.detectable_se(t.se):.2f} BLEU" for l, t, p in zip(labels, tests, ps)
                        if stats.decide(t, p) == 0 and t.se) if v is V.INCONCLUSIVE else ""
     return Claim(quote, T2, q, v, tests[low].estimate, tests[low].ci, pcell, f"{tests[low].name}; Holm over {len(tests)}",
-                 detail="smallest; " + _listing(labels, tests, ps), detect=detect, quoted=False, p=max(ps))
+                 detail="smallest; " + stats.listing(labels, tests, ps), detect=detect, quoted=False, p=max(ps))
 
 
 def _grid(recs, ref, grid: str):
     """({α: runs' val_acc_best}, {α: paper}, pooled (SD, df) over the de-en cells) of a Figure 4 grid."""
     g = runs.by_key([r for r in recs if pair_of(r) == figure4.FIG4_PAIR])
-    pts = {}
-    for (p, a, b), rs in g.items():
-        if (b if grid == "out" else a) == figure4.FIXED:
-            pts[a if grid == "out" else b] = values(rs, "val_acc_best")
+    pts = {(a if grid == "out" else b): values(rs, "val_acc_best") for (p, a, b), rs in g.items()
+           if (b if grid == "out" else a) == figure4.FIXED}
     paper = {float(x): y for x, y, *_ in [(r[0], r[3]) for r in figure4.figure4_points(recs, ref)[grid]] if y is not None}
     return {x: v for x, v in sorted(pts.items()) if v}, paper, stats.pooled_sd([values(rs, "val_acc_best")
                                                                                 for rs in g.values()])
@@ -257,11 +244,11 @@ def optimum_interior(recs, ref) -> Claim:
     best = max(xs[1:-1], key=lambda x: mean(pts[x]))
     tests = [stats.difference(pts[best], pts[e], sd_df) for e in (xs[0], xs[-1])]
     ps = stats.holm([t.p for t in tests])
-    v = signs(tests, ps)
+    v = stats.signs(tests, ps)
     low = min(tests, key=lambda t: t.estimate)
     return Claim(quote, F4, q, v, low.estimate, low.ci, f"α {best:g} − ends: " + ", ".join(
         f"{paper[best] - paper[e]:+.2f}" for e in (xs[0], xs[-1]) if best in paper and e in paper),
-        f"{low.name}; Holm over 2", detail=f"α {best:g} − α {xs[0]:g} / α {xs[-1]:g}: " + _listing(
+        f"{low.name}; Holm over 2", detail=f"α {best:g} − α {xs[0]:g} / α {xs[-1]:g}: " + stats.listing(
             [f"α {xs[0]:g}", f"α {xs[-1]:g}"], tests, ps),
         detect=_note(v, sd_df, (len(pts[best]), len(pts[xs[0]])), None), ours=True, p=max(ps))
 
@@ -294,7 +281,7 @@ def beyond_two(recs, ref) -> Claim:
         return Claim(quote, F4, q, V.UNTESTED, paper=pcell, reason=f"only the points {_ran(pts)} were run")
     best = max((x for x in pts if x <= 2), key=lambda x: mean(pts[x]))
     t = stats.difference(pts[best], pts[2.25], sd_df)
-    v = signs([t], [t.p])
+    v = stats.signs([t], [t.p])
     return Claim(quote, F4, q, v, t.estimate, t.ci, pcell, t.text(), detail=f"best α {best:g}",
                  detect=_note(v, sd_df, (len(pts[best]), len(pts[2.25])), None), p=t.p)
 
@@ -344,8 +331,8 @@ def table3_order(recs, ref) -> Claim:
         return Claim(quote, "§6, Table 3", q, V.UNTESTED, paper=pcell, reason="no direction has 2 seeds per cell")
     ps = stats.holm([t.p for t in tests])
     low = min(range(len(tests)), key=lambda i: tests[i].estimate)
-    return Claim(quote, "§6, Table 3", q, signs(tests, ps), tests[low].estimate, tests[low].ci, pcell,
-                 f"Welch / pooled-SD t; Holm over {len(tests)}", detail="smallest; " + _listing(labels, tests, ps),
+    return Claim(quote, "§6, Table 3", q, stats.signs(tests, ps), tests[low].estimate, tests[low].ci, pcell,
+                 f"Welch / pooled-SD t; Holm over {len(tests)}", detail="smallest; " + stats.listing(labels, tests, ps),
                  p=max(ps))
 
 
