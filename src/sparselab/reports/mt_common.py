@@ -22,6 +22,10 @@ def pair_of(rec) -> str:
     return str(rec["config"]["data"]["pair"])
 
 
+def seed_of(rec) -> int:
+    return int(rec["config"]["seed"])
+
+
 def values(recs: Sequence[dict], metric: str) -> list[float]:
     return [float(r["metrics"][metric]) for r in recs if r["metrics"].get(metric) is not None]
 
@@ -53,11 +57,8 @@ def tokenization_lines(recs) -> list[str]:
         seen.setdefault(k, [])
         if pair_of(r) not in seen[k]:
             seen[k].append(pair_of(r))
-    lines = []
-    for (how, sig, sig_tok), pairs in seen.items():
-        lines.append(f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; "
-                     f"tokenized: `{sig_tok}`")
-    return lines
+    return [f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; tokenized: `{sig_tok}`"
+            for (how, sig, sig_tok), pairs in seen.items()]
 
 
 def curve_summary(hist: Sequence[Mapping[str, Any]]) -> str:

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..mt_common import pair_of
+from ..mt_common import pair_of, seed_of
 from .. import records
 from ..records import committed_records, grouped, latest_per_config, load
 
@@ -50,10 +50,6 @@ def variant_of(rec) -> str | None:
     if out.get("learnable"):
         return "output_alpha" if kind == "alpha_entmax" else None
     return kind if float(c["mapping"]["alpha"]) == 1.0 else None
-
-
-def seed_of(rec) -> int:
-    return int(rec["config"]["seed"])
 
 
 def alpha_lr_of(rec) -> float | None:

@@ -3,13 +3,12 @@
 The extras beside ``runs.jsonl`` / ``runs_mt.jsonl`` keep only what an artefact reads (:data:`READS`, :data:`SHOWN`)."""
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from sparselab.engine import record
 
-from ..mt_common import pair_of
+from ..mt_common import pair_of, seed_of
 from ..records import committed_records, grouped, keep_only, latest_per_config, load, write_extras as write_rows
 from ..tables import seed_mean
 
@@ -98,12 +97,7 @@ def best_key(g: Mapping[Any, list[dict]]) -> Any:
 
 
 def by_config(recs) -> dict[Config, list[dict]]:
-    out = defaultdict(list)
-    for r in recs:
-        out[key(r)].append(r)
-    for v in out.values():
-        v.sort(key=lambda r: int(r["config"]["seed"]))
-    return out
+    return grouped(recs, key, seed_of)
 
 
 def trained(train) -> list[dict]:
@@ -121,10 +115,6 @@ key = alphas        # an inflection run's cell
 
 def mt_key(rec) -> Key:
     return (pair_of(rec), *alphas(rec))
-
-
-def seed_of(rec) -> int:
-    return int(rec["config"]["seed"])
 
 
 def curve_label(rec) -> str:
