@@ -15,6 +15,7 @@ from ..claims import stats
 from ..claims.bleu import seed_pairs
 from ..mt_common import mean_std, pair_of, values
 from ..tables import NONE, md_table
+from .analysis import trajectory
 from .runs import seed_of
 from ..templates import template
 
@@ -44,7 +45,7 @@ class RuleRow:
 
 def alpha_moved(rec) -> float | None:
     """Mean |α − α₀| over every head at the end of training (the record's α trajectory: first and last step)."""
-    hist = ((rec.get("extra") or {}).get("alpha_trajectory") or {}).get("history") or []
+    hist = trajectory(rec)
     if len(hist) < 2:
         return None
     first, last = hist[0]["alpha"], hist[-1]["alpha"]

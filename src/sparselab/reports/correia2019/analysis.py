@@ -89,23 +89,29 @@ def is_bimodal(s: Mapping[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------- density and JS (Figures 4–6)
-def heads_of(rec) -> dict:
-    return rec.get("extra", {}).get("heads") or {}
+def heads_of(rec, key: str = "heads") -> dict:
+    """The record's head statistics: ``extra.heads`` (after training) or ``extra.heads_initial`` (at step 0)."""
+    return rec.get("extra", {}).get(key) or {}
 
 
-def flat_density(runs: Sequence[dict]) -> dict[str, list[float]]:
+def trajectory(rec) -> list[dict[str, Any]]:
+    """The record's α trajectory, ``[{"step": s, "alpha": {"<kind>/l<layer>": [α per head]}}]`` ([] without one)."""
+    return ((rec.get("extra") or {}).get("alpha_trajectory") or {}).get("history") or []
+
+
+def flat_density(runs: Sequence[dict], key: str = "heads") -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for r in runs:
-        for kind, layers in (heads_of(r).get("density") or {}).items():
+        for kind, layers in (heads_of(r, key).get("density") or {}).items():
             out.setdefault(kind, []).extend(d for layer in sorted(layers, key=int) for d in layers[layer])
     return out
 
 
-def mean_js(runs: Sequence[dict]) -> dict[str, dict[str, float]]:
+def mean_js(runs: Sequence[dict], key: str = "heads") -> dict[str, dict[str, float]]:
     """``{kind: {layer: JS averaged over the runs}}``."""
     acc: dict[str, dict[str, list[float]]] = {}
     for r in runs:
-        for kind, layers in (heads_of(r).get("js") or {}).items():
+        for kind, layers in (heads_of(r, key).get("js") or {}).items():
             for layer, v in layers.items():
                 acc.setdefault(kind, {}).setdefault(str(layer), []).append(float(v))
     return {k: {layer: mean(v) for layer, v in sorted(ls.items(), key=lambda kv: int(kv[0]))} for k, ls in acc.items()}
@@ -155,7 +161,7 @@ def draw_figures(out: Path, recs: Sequence[dict], runs: Mapping[str, list[dict]]
         p.unlink()
     notes = []
     alpha_runs = runs.get("alpha_entmax", [])
-    history = alpha_runs[0]["extra"].get("alpha_trajectory", {}).get("history") if alpha_runs else None
+    history = trajectory(alpha_runs[0]) if alpha_runs else None
     if history:
         draw.alpha_trajectories(history, out / FIGURES[0], title=f"α-entmax, seed {seed_of(alpha_runs[0])}")
     else:
@@ -199,7 +205,7 @@ def alpha_room_at(rec, step: int) -> float:
 def trajectory_section(runs: Mapping[str, list[dict]]) -> str:
     rows = []
     for r in runs.get("alpha_entmax", []):
-        hist = r["extra"].get("alpha_trajectory", {}).get("history") or []
+        hist = trajectory(r)
         if len(hist) < 2:
             continue
         s = trajectory_summary(hist)
@@ -219,7 +225,7 @@ def initial_alphas(runs: Sequence[dict]) -> dict[str, list[float]]:
     """``{kind: [every head's α at the first recorded step]}``, seeds pooled (the random initialisation)."""
     out: dict[str, list[float]] = {}
     for r in runs:
-        hist = (r.get("extra", {}).get("alpha_trajectory") or {}).get("history") or []
+        hist = trajectory(r)
         for site, heads in (hist[0]["alpha"] if hist else {}).items():
             out.setdefault(site.split("/")[0], []).extend(float(a) for a in heads)
     return out

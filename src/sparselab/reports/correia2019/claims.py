@@ -67,16 +67,14 @@ def bleu_claims(folder: Path, recs: Sequence[dict], stem: Callable[[dict, str], 
                          f"non-inferiority, margin {BLEU_MARGIN:g} BLEU (practical, fixed in code), on the {t.name}: "
                          f"p = {stats.fmt_p(p)}", quoted=False, p=p,
                          detect=f"detects a loss ≥ {stats.detectable_se(t.se):.2f} BLEU at 80 % power" if t.se else ""))
-    ps = stats.holm([t.p for t in tests.values()])
     ts = list(tests.values())
-    d = [stats.decide(t, p) for t, p in zip(ts, ps)]
-    v = V.HOLDS if all(x > 0 for x in d) else V.FAILS if any(x < 0 for x in d) else V.INCONCLUSIVE
+    ps = stats.holm([t.p for t in ts])
+    v = stats.signs(ts, ps)
     low = min(ts, key=lambda t: t.estimate)
     out.append(Claim("sparse attention Transformers tend to have slightly higher BLEU", S4, q, v, low.estimate, low.ci,
                      f"sparse above softmax in {sum(higher)} of {len(higher)} cells" if higher else "–",
-                     f"{low.name}; Holm over {len(ts)}", p=max(ps), detail="smallest; " + "; ".join(
-                         f"{pair} {LABELS[m]} {t.estimate:+.2f} [{t.ci[0]:+.2f}, {t.ci[1]:+.2f}], Holm p {stats.fmt_p(p)}"
-                         for ((pair, m), t), p in zip(tests.items(), ps))))
+                     f"{low.name}; Holm over {len(ts)}", p=max(ps), detail="smallest; " + stats.listing(
+                         [f"{pair} {LABELS[m]}" for pair, m in tests], ts, ps, " ")))
     return out
 
 
@@ -85,9 +83,8 @@ def _aligned_alpha(runs: Sequence[dict]) -> dict[str, tuple[list[float], list[fl
     """{kind: (α at step 0, learned α)} of the same heads, seeds pooled."""
     out: dict[str, tuple[list[float], list[float]]] = {}
     for r in runs:
-        e = r.get("extra", {})
-        hist = (e.get("alpha_trajectory") or {}).get("history") or []
-        for kind, layers in (e.get("learned_alpha") or {}).items():
+        hist = ana.trajectory(r)
+        for kind, layers in (r.get("extra", {}).get("learned_alpha") or {}).items():
             for layer in sorted(layers, key=int):
                 start = (hist[0]["alpha"].get(f"{kind}/l{layer}") if hist else None)
                 if start is not None and len(start) == len(layers[layer]):
@@ -100,8 +97,7 @@ def _aligned_alpha(runs: Sequence[dict]) -> dict[str, tuple[list[float], list[fl
 def trajectory_claims(runs: Sequence[dict]) -> list[Claim]:
     q1 = "heads whose α at the first recorded step after 0 is below its α at step 0 (α-entmax, seeds pooled)"
     quote1, quote2 = "most heads first move toward softmax", "then after about 1k steps some become sparser"
-    paths = [p for r in runs for p in head_paths((r.get("extra", {}).get("alpha_trajectory") or {}).get("history")
-                                                  or [])[1].values() if len(p) > 1]
+    paths = [p for r in runs for p in head_paths(ana.trajectory(r))[1].values() if len(p) > 1]
     if not paths:
         return [_u(quote1, f"{S5}, Figure 2", q1, "no α-entmax run with a recorded trajectory"),
                 _u(quote2, f"{S5}, Figure 2", "heads that rose after their lowest α", "no α-entmax trajectory")]
@@ -116,7 +112,7 @@ def trajectory_claims(runs: Sequence[dict]) -> list[Claim]:
                    detail=f"{down} of {len(moves)} heads that moved")]
     turns, kinds = [], {}          # the step of each turning head's lowest α, and α's summed lr to it
     for r in runs:
-        steps, ps = head_paths((r.get("extra", {}).get("alpha_trajectory") or {}).get("history") or [])
+        steps, ps = head_paths(ana.trajectory(r))
         tau = move_threshold([p[0] for p in ps.values()])
         for (kind, _, _), p in ps.items():
             c = classify(p, tau)
@@ -210,17 +206,13 @@ def layers_differ(runs: Sequence[dict]) -> Claim:
 
 
 # ---------------------------------------------------------------- JS (Figure 6)
-def _js_runs(rs: Sequence[dict], key: str) -> dict[str, dict[str, float]]:
-    return ana.mean_js([{"extra": {"heads": r.get("extra", {}).get(key) or {}}} for r in rs])
-
-
 def js_claims(runs: Mapping[str, list[dict]]) -> list[Claim]:
     quote = "both sparse variants show more diversity than softmax"
     q = "JS head diversity, sparse − softmax, every (attention type, layer, sparse model), seed means"
     if "softmax" not in runs or not any(m in runs for m in SPARSE):
         return [_u(quote, f"{S5}, Figure 6", q, "needs the softmax run and a sparse run", quoted=False)]
-    end = {v: _js_runs(rs, "heads") for v, rs in runs.items()}
-    start = {v: _js_runs(rs, "heads_initial") for v, rs in runs.items()}
+    end = {v: ana.mean_js(rs, "heads") for v, rs in runs.items()}
+    start = {v: ana.mean_js(rs, "heads_initial") for v, rs in runs.items()}
     gaps, gaps0 = [], []
     for kind in KINDS:
         for m in (m for m in SPARSE if m in runs):
@@ -265,10 +257,6 @@ def js_claims(runs: Mapping[str, list[dict]]) -> list[Claim]:
 
 
 # ---------------------------------------------------------------- density (Figures 4, 5)
-def _dens(rs: Sequence[dict], key: str) -> dict[str, list[float]]:
-    return ana.flat_density([{"extra": {"heads": r.get("extra", {}).get(key) or {}}} for r in rs])
-
-
 def _std(x) -> float:
     return float(np.std(np.asarray(x, dtype=float)))
 
@@ -278,8 +266,8 @@ def density_claims(runs: Mapping[str, list[dict]]) -> list[Claim]:
     q = "std of head density over heads, α-entmax − 1.5-entmax, per attention type"
     if not all(m in runs for m in SPARSE):
         return [_u(quote, f"{S5}, Figures 4–5", q, "needs the 1.5-entmax and α-entmax runs", quoted=False)]
-    a1, a0 = _dens(runs["alpha_entmax"], "heads"), _dens(runs["alpha_entmax"], "heads_initial")
-    f1, f0 = _dens(runs["entmax15"], "heads"), _dens(runs["entmax15"], "heads_initial")
+    a1, a0 = ana.flat_density(runs["alpha_entmax"], "heads"), ana.flat_density(runs["alpha_entmax"], "heads_initial")
+    f1, f0 = ana.flat_density(runs["entmax15"], "heads"), ana.flat_density(runs["entmax15"], "heads_initial")
     kinds = [k for k in KINDS if len(a1.get(k, [])) == len(f1.get(k, [])) > 1]
     spread = {k: stats.paired_statistic((a1[k], f1[k]), lambda x, y: _std(x) - _std(y)) for k in kinds}
     share = {k: float(np.mean(np.asarray(a1[k]) >= DENSE)) for k in kinds}
@@ -312,8 +300,7 @@ def density_claims(runs: Mapping[str, list[dict]]) -> list[Claim]:
             continue
         ts = [stats.welch(a1[kind], a1[k]) for k in others]
         ps = stats.holm([t.p for t in ts])
-        d = [stats.decide(t, p) * sign for t, p in zip(ts, ps)]
-        vv = V.HOLDS if all(x > 0 for x in d) else V.FAILS if any(x < 0 for x in d) else V.INCONCLUSIVE
+        vv = stats.signs(ts, ps, sign)
         low = min(ts, key=lambda t: sign * t.estimate)
         out.append(Claim(quote2, f"{S5}, Figure 4", q2, vv, low.estimate, low.ci, test=f"Welch t over heads; Holm over "
                          f"{len(ts)}", p=max(ps), digits=3, detail="; ".join(
@@ -421,9 +408,8 @@ def classify(path: np.ndarray, tau: float) -> dict[str, Any]:
 
 def per_head_rows(rec: Mapping[str, Any]) -> list[list[Any]]:
     """Every head's α at step 0, its lowest (step), at the last recorded step and of the selected (best) model."""
-    e = rec.get("extra", {})
-    history = (e.get("alpha_trajectory") or {}).get("history") or []
-    final = e.get("learned_alpha") or {}
+    history = ana.trajectory(rec)
+    final = rec.get("extra", {}).get("learned_alpha") or {}
     if not history:
         return []
     steps, paths = head_paths(history)

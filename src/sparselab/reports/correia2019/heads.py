@@ -48,11 +48,10 @@ def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> l
                     continue
                 stats = _int_layers(stats)
                 total = sum(len(s["prev"]) for s in stats.values())
-                for offset, name in ((-1, "previous"), (1, "next")):
+                for offset, name, key in ((-1, "previous", "prev"), (1, "next", "next")):
                     if kind == "dec_self" and offset == 1:
                         continue            # causal: the next token always gets 0
                     found = positional_heads(stats, offset, THRESHOLD)
-                    key = "prev" if offset == -1 else "next"
                     top = max(((layer, h, s[f"{key}_argmax"][h], s[key][h]) for layer, s in stats.items()
                                for h in range(len(s[key]))), key=lambda x: (x[2], x[3]))
                     rows.append([LABELS[v], seed_of(r), SIDE[kind], name, f"{len(found['heads'])} of {total}",
