@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
-from .runs import replicates
+from .runs import point_of, replicates
 from ..claims import Claim, Verdict as V, paper_page, stats
 
 SE_FACTOR = 2.0              # Table 2's bold: best in a cell when no loss is better by 2 paired bootstrap SEs
@@ -64,10 +64,6 @@ class Paired:
     se: float | None             # sd of the per-seed differences / sqrt(n); None below 2 seeds
 
     @property
-    def decided(self) -> bool:
-        return self.se is not None
-
-    @property
     def relation(self) -> str:
         """``>``, ``<`` or ``≈`` by the rule |mean| > 2 SE; ``?`` with fewer than 2 seeds."""
         if self.se is None:
@@ -103,19 +99,12 @@ def cells(by: Mapping[tuple[str, str], dict], dataset: str, losses: Sequence[str
     return out
 
 
-def _gap_test(c: Cell, loss: str) -> stats.Test:
-    se = c.se(c.top, loss)
-    d = c.scores[c.top] - c.scores[loss]
-    lo, hi = st.norm.interval(1 - stats.LEVEL)
-    return stats.Test(d, (d + lo * se, d + hi * se), float(2 * st.norm.sf(abs(d) / se)) if se else 0.0,
-                      "paired bootstrap SE (normal)", math.inf, se)
-
-
 def similar_claim(cells: Sequence[Cell], scope: str) -> Claim:
     quote, q = "the three losses perform very similarly", "gap of each loss to its cell's best (F1 points), every cell"
     if not cells or any(c.reps is None for c in cells):
         return Claim(quote, T2, q, V.UNTESTED, reason="no paper dataset with all three losses and a test-set bootstrap")
-    tests = [(c.name, l, _gap_test(c, l)) for c in cells for l in c.scores if l != c.top]
+    tests = [(c.name, l, stats.from_se(c.scores[c.top] - c.scores[l], c.se(c.top, l), math.inf,
+                                       "paired bootstrap SE (normal)")) for c in cells for l in c.scores if l != c.top]
     tost = [stats.tost_t(t, F1_MARGIN)[0] for _, _, t in tests]
     worst = max(range(len(tests)), key=lambda i: tests[i][2].estimate)
     v = (V.HOLDS if max(tost) < stats.LEVEL else V.FAILS if any(t.ci[0] > F1_MARGIN for *_, t in tests)
@@ -180,14 +169,13 @@ def _welch_stats(m1, s1, n1, m2, s2, n2) -> stats.Test:
                       float(df), float(se))
 
 
+def _by_point(rows: Sequence[dict]) -> dict[tuple[int, str, float, str], dict]:
+    return {point_of(r): r for r in rows if "num_labels" in r["config"].get("data", {}) and "metrics" in r}
+
+
 def figure3_points(rows: Sequence[dict]) -> dict[tuple[int, str, float, str], stats.Test]:
     """{(K, mixture, L, metric): Welch test of sparsemax − softmax}; each record holds its seeds' mean and SD."""
-    by = {}
-    for r in rows:
-        c = r["config"]
-        if "num_labels" not in c.get("data", {}) or "metrics" not in r:
-            continue
-        by[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]), c["task"]["loss"])] = r
+    by = _by_point(rows)
     out = {}
     for (K, mix, L, loss), r in by.items():
         other = by.get((K, mix, L, "softmax"))
@@ -220,11 +208,7 @@ def figure3_claims(rows: Sequence[dict]) -> list[Claim]:
                  detail=f"least negative: K={far[worst][0][0]} {far[worst][0][1]} L={far[worst][0][2]:g} "
                         f"{far[worst][0][3].upper()}; sparsemax lower at {sum(x < 0 for x in d)} of {len(far)} "
                         "points at 5 % after Holm" if far else "")]
-    base = {}
-    for r in rows:
-        c = r["config"]
-        if c.get("task", {}).get("loss") == "softmax" and "num_labels" in c.get("data", {}):
-            base[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]))] = r["metrics"]
+    base = {k[:3]: r["metrics"] for k, r in _by_point(rows).items() if k[3] == "softmax"}
     near = [(k, t) for k, t in pts.items() if k[2] < 400]
     if not near:
         out.append(Claim(quote2, F3, q2, V.UNTESTED, reason="no length below 400 in the grid"))
@@ -280,12 +264,9 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
         out.append(Claim(quote, T3, q, V.UNTESTED, reason="a variant of the paper's four has fewer than 2 seeds"))
     else:
         ps = stats.holm([t.p for t in tests])
-        dec = [stats.decide(t, p) for t, p in zip(tests, ps)]
-        v = V.HOLDS if all(x > 0 for x in dec) else V.FAILS if any(x < 0 for x in dec) else V.INCONCLUSIVE
         low = min(tests, key=lambda t: t.estimate)
-        out.append(Claim(quote, T3, q, v, low.estimate, low.ci, test="paired t over seeds; Holm over 4", p=max(ps),
-                         detail="smallest; " + "; ".join(f"{l} {t.estimate:+.2f} [{t.ci[0]:+.2f}, {t.ci[1]:+.2f}], "
-                                                         f"Holm p {stats.fmt_p(p)}" for l, t, p in zip(labels, tests, ps))))
+        out.append(Claim(quote, T3, q, stats.signs(tests, ps), low.estimate, low.ci, test="paired t over seeds; Holm "
+                         "over 4", p=max(ps), detail="smallest; " + stats.listing(labels, tests, ps, " ")))
     sp, so = res.get("sparse"), res.get("soft")
     fq = "sparse attention selects few premise words"
     if sp is None or not sp.attended or not sp.premise_words:

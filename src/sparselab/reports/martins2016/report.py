@@ -7,13 +7,13 @@ from typing import Any, Mapping, Sequence
 
 from . import claims, figure3, table2, table3, table4
 from .runs import (COMMITS_PART, CONFIGS, EXTRAS, F3, PAPER, SNLI_RUNS, T2, T3, committed, load_figure3, load_table2,
-                   load_table3, stored_rows)
+                   load_table3, snli_key, stored_rows)
 from .table3 import TABLE3
 from .table4 import TABLE4
 from ..claims import Claim
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import load
+from ..records import load, runs_root
 from ..reference import reference
 from ..templates import artifacts, template
 
@@ -29,8 +29,6 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
 
     ``--only`` SNLI rewrites the SNLI files only; Table 2 alone (or a clone without Figure 3 / SNLI records) rewrites
     Table 2 only (:func:`write_table2_only`): the other files stay as an earlier run wrote them."""
-    from ..records import runs_root
-
     runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     only = list((options or {}).get("only") or [])
@@ -38,7 +36,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = N
         return write_table2_only(profile, out, runs, ref, reuters_msg)
     recs4, red4 = write_snli(profile, out, runs, ref)
     snli_red = prose("snli", red="; ".join(red4) or "none")
-    if list((options or {}).get("only") or []) == [T3]:
+    if only == [T3]:
         write_configs(out, recs4, runs, name=SNLI_RUNS)
         notes = prose("only_snli", profile=profile, only=T3, snli=snli_red)
         items = [*ARTIFACTS, ("SNLI run configs", SNLI_RUNS, "config, hash and metrics of every SNLI run used")]
@@ -88,8 +86,7 @@ def write_table2_only(profile: str, out: Path, runs, ref: Mapping[str, Any], reu
 def write_claims(out: Path, profile: str, t2: Sequence[Claim], f3_rows: Sequence[dict], snli_rows: Sequence[dict]
                  ) -> list[Claim]:
     """claims.md: every claim, Table 2's from its records, Figure 3's and SNLI's from theirs (config + metrics)."""
-    by = {(r["config"]["task"]["attention"], float(r["config"]["task"]["l2"]), int(r["config"]["seed"])): r
-          for r in snli_rows}
+    by = {snli_key(r): r for r in snli_rows}
     res = table3.select(by)
     found = [*t2, *claims.figure3_claims(f3_rows), *claims.snli_claims(res, table4.examples_of(table4.example_runs(by, res)))]
     (Path(out) / "claims.md").write_text(claims.claims_text(profile, found))

@@ -59,20 +59,23 @@ def replicates(rec: Mapping[str, Any], metric: str) -> list[float] | None:
     return list(100 * np.mean([b[metric] for b in boots], axis=0))
 
 
+def point_of(rec: Mapping[str, Any]) -> Point:
+    d = rec["config"]["data"]
+    return int(d["num_labels"]), str(d["mixture"]), float(d["length"]), rec["config"]["task"]["loss"]
+
+
+def snli_key(rec: Mapping[str, Any]) -> Key:
+    return rec["config"]["task"]["attention"], float(rec["config"]["task"]["l2"]), int(rec["config"]["seed"])
+
+
 def load_figure3(runs, profile: str) -> tuple[list[dict], dict[Point, dict]]:
     recs = load(runs, profile, F3)
-    data = {}
-    for r in recs:
-        c = r["config"]
-        data[(int(c["data"]["num_labels"]), str(c["data"]["mixture"]), float(c["data"]["length"]),
-              c["task"]["loss"])] = r
-    return recs, data
+    return recs, {point_of(r): r for r in recs}
 
 
 def load_table3(runs, profile: str) -> tuple[list[dict], dict[Key, dict]]:
     recs = load(runs, profile, T3)
-    return recs, {(r["config"]["task"]["attention"], float(r["config"]["task"]["l2"]), int(r["config"]["seed"])): r
-                  for r in recs}
+    return recs, {snli_key(r): r for r in recs}
 
 
 def stored_rows(out: Path, experiment: str) -> list[dict]:

@@ -256,11 +256,12 @@ def write_table2(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = 
     datasets = table2_datasets(by)
     proto = table2_protocol(by)
     ref2 = (reference(PAPER) if ref is None else ref).get("table2_multilabel", {})
+    found = table2_claims(by, ref2)
     text = table2_text(profile, recs, proto, table2_f1_cells(by, datasets, proto.notes),
                        table2_label_f1_rows(by, datasets), table2_hyper_rows(by, datasets),
                        reuters_status() if reuters_msg is None else reuters_msg,
-                       ref2, profile_lines(T2, recs, profile), table2_claims(by, ref2), table2_time_rows(by, datasets))
+                       ref2, profile_lines(T2, recs, profile), found, table2_time_rows(by, datasets))
     (Path(out) / "table2_multilabel.md").write_text(text)
     if recs:
         write_committed(out, recs, runs)
-    return recs, proto.reductions, table2_claims(by, ref2)
+    return recs, proto.reductions, found

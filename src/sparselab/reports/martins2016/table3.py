@@ -92,11 +92,8 @@ def paired_all(res: Mapping[str, VariantResult]) -> dict[tuple[str, str], claims
 
 
 def paired_rows(pairs: Mapping[tuple[str, str], claims.Paired]) -> list[list[str]]:
-    rows = []
-    for (a, b), p in pairs.items():
-        se = NONE if p.se is None else f"{p.se:.2f}"
-        rows.append([f"{a} − {b}", str(p.n), NONE if p.n == 0 else f"{p.diff:+.2f}", se, f"{a} {p.relation} {b}"])
-    return rows
+    return [[f"{a} − {b}", str(p.n), NONE if p.n == 0 else f"{p.diff:+.2f}", NONE if p.se is None else f"{p.se:.2f}",
+             f"{a} {p.relation} {b}"] for (a, b), p in pairs.items()]
 
 
 def setup_lines(recs: list[dict], profile_diff: list[str] = ()) -> list[str]:

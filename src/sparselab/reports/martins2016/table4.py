@@ -33,16 +33,11 @@ def attended(words: Sequence[str], weights: Sequence[float], variant: str) -> st
 
 def table4_examples(runs: Mapping[str, dict]) -> list[tuple[dict, dict[str, dict]]]:
     """(pair, {variant: that run's row for the pair}) in the order the runs stored them."""
-    keyed: dict[tuple[str, str], dict] = {}
-    order = []
+    keyed: dict[tuple[str, str], tuple[dict, dict[str, dict]]] = {}     # first-seen order, the first row's pair
     for v, r in runs.items():
         for e in r.get("extra", {}).get("examples", []):
-            k = (e["split"], e["pair_id"])
-            if k not in keyed:
-                keyed[k] = {}
-                order.append((k, e))
-            keyed[k][v] = e
-    return [(e, keyed[k]) for k, e in order]
+            keyed.setdefault((e["split"], e["pair_id"]), (e, {}))[1][v] = e
+    return list(keyed.values())
 
 
 def examples_of(ex_runs: Mapping[str, dict]) -> list[tuple[str, str, str]] | None:
