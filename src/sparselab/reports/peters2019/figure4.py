@@ -26,11 +26,8 @@ def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
     paper = {k: {float(a): float(v) for a, v in d.items()} for k, d in paper.items()}
     out = {}
     for grid in ("attn", "out"):
-        ours = {}
-        for (p, a, b), rs in g.items():
-            x = b if grid == "attn" else a
-            if (a if grid == "attn" else b) == FIXED:
-                ours[x] = rs
+        ours = {(b if grid == "attn" else a): rs for (p, a, b), rs in g.items()
+                if (a if grid == "attn" else b) == FIXED}
         xs = sorted(set(ours) | set(paper[grid]) | set(GRID))
         out[grid] = [[x, mean(values(ours[x], "val_acc_best")) if x in ours and values(ours[x], "val_acc_best") else None,
                       len(ours.get(x, [])), paper[grid].get(x)] for x in xs]
@@ -41,12 +38,10 @@ def planned_grid(options: Mapping[str, Any], grid: str) -> list[float]:
     return sorted(float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, []))
 
 
-def figure4_cell(v, n, planned: bool, pair_run: bool):
+def figure4_cell(v, planned: bool, pair_run: bool):
     if v is not None:
         return v
-    if not pair_run:
-        return NOT_RUN
-    return MISSING if planned else NOT_RUN
+    return MISSING if pair_run and planned else NOT_RUN
 
 
 def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any]) -> str:
@@ -55,15 +50,14 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
     pts = figure4_points(recs, ref)
     run = FIG4_PAIR in mt_options(options).get("pairs", [])
     out += text("intro", pair=FIG4_PAIR, fixed=FIXED) + "\n\n"
+    planned = {grid: set(planned_grid(options, grid)) | {FIXED} for grid in ("attn", "out")}
     for grid, name in (("attn", "attention α"), ("out", "output α")):
-        planned = set(planned_grid(options, grid)) | {FIXED}
         ran = [x for x, v, n, _ in pts[grid] if v is not None]
         out += text("points", name=name, ran=", ".join(f"{x:g}" for x in ran) or "none",
-                    planned=", ".join(f"{x:g}" for x in sorted(planned)) if run else "none") + "\n\n"
-    rows = []
-    for (x, va, na, pa), (_, vo, no, po) in zip(pts["attn"], pts["out"]):
-        rows.append([f"{x:g}", figure4_cell(va, na, x in set(planned_grid(options, "attn")) | {FIXED}, run), na or NONE,
-                     pa, figure4_cell(vo, no, x in set(planned_grid(options, "out")) | {FIXED}, run), no or NONE, po])
+                    planned=", ".join(f"{x:g}" for x in sorted(planned[grid])) if run else "none") + "\n\n"
+    rows = [[f"{x:g}", figure4_cell(va, x in planned["attn"], run), na or NONE, pa,
+             figure4_cell(vo, x in planned["out"], run), no or NONE, po]
+            for (x, va, na, pa), (_, vo, no, po) in zip(pts["attn"], pts["out"])]
     out += md_table(["α", f"attention α, output α {FIXED} (ours)", "seeds", "(paper)",
                      f"output α, attention α {FIXED} (ours)", "seeds", "(paper)"], rows)
     summary = ref.get("figure4_alpha_grid_deen", {}).get("reported_summary")

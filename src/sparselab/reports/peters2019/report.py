@@ -103,14 +103,10 @@ def write_inflection(profile: str, out: Path, options: Mapping[str, Any], runs, 
     write_extras(out, CONFIGS, recs, runs, shown=[r for _, _, r in example_runs(options, train)])
 
 
-def write_mt(profile: str, out: Path, options: Mapping[str, Any], runs=None, ref: Mapping[str, Any] | None = None,
-             recs=None, live: bool = True) -> list[dict]:
+def write_mt(profile: str, out: Path, options: Mapping[str, Any], runs, ref: Mapping[str, Any], recs: list[dict],
+             live: bool) -> list[dict]:
     """Every MT report file but ``figure6_speed.md``; ``live=False``: ``recs`` are committed ones."""
-    runs = runs_root() if runs is None else runs
-    ref = reference(PAPER) if ref is None else ref
-    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    recs = R.collect_mt(runs, profile) if recs is None else list(recs)
     file_rows = table2.copy_bleu_files(out, recs, copy=live)
     text = table2.table2_text(profile, options, recs, ref, file_rows, significance_rows(out, recs))
     (out / "table2_mt.md").write_text(scrub(text, runs))
