@@ -29,8 +29,6 @@ def _norm(v: Any) -> Any:
         return tuple(_norm(x) for x in v)
     if isinstance(v, bool) or v is None:
         return v
-    if isinstance(v, (int, float)):
-        return float(v)
     try:
         return float(v)
     except (TypeError, ValueError):
@@ -63,9 +61,8 @@ def _show(values: Iterable[Any]) -> str:
     return one(vals[0]) if len(vals) == 1 else "{" + ", ".join(one(v) for v in vals) + "}"
 
 
-def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str] = GROUPS,
-                ignore: Sequence[str] = ()) -> list[str]:
-    """``key: ours X, <other profile> Y`` for every key of ``groups`` that differs; ``ignore`` skipped."""
+def differences(recs: Sequence[Mapping], other: DictConfig) -> list[str]:
+    """``key: ours X, <other profile> Y`` for every key of :data:`GROUPS` that differs."""
     if not recs:
         return []
     other_name = other.profile.name
@@ -74,14 +71,14 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     job = OmegaConf.to_container(OmegaConf.masked_copy(other, [k for k in other if k != "hydra"]), resolve=True)
     out = []
     # where a job reads its data from (the smoke profile: the shipped excerpts) is not a difference of the job
-    ignore = [*ignore, *identity.machinery_keys()]
+    ignore = identity.machinery_keys()
     skip = lambda k: any(k == i or k.startswith(i + ".") for i in ignore)  # noqa: E731
     for key, spec in sorted(params.items()):
         ours = {_norm(_get(r["config"], key)) for r in recs}
         theirs = {_norm(x.strip()) for x in str(spec).split(",")}      # a basic-sweeper spec a,b,c
         if ours != theirs and not skip(key):
             out.append(f"`{key}`: {_show(ours)} here, {_show(theirs)} in the {other_name} profile")
-    for group in groups:
+    for group in GROUPS:
         for key, theirs in _leaves(job.get(group) or {}, group):
             if key in params or skip(key):
                 continue
@@ -91,12 +88,11 @@ def differences(recs: Sequence[Mapping], other: DictConfig, groups: Sequence[str
     return out
 
 
-def profile_lines(experiment: str, recs: Sequence[Mapping], profile: str, other: str = "paper",
-                  ignore: Sequence[str] = ()) -> list[str]:
-    """The header lines: every difference from the ``other`` profile, or that there is none."""
-    if not recs or profile == other:
+def profile_lines(experiment: str, recs: Sequence[Mapping], profile: str) -> list[str]:
+    """The header lines: every difference from the ``paper`` profile, or that there is none."""
+    if not recs or profile == "paper":
         return []
-    diffs = differences(recs, compose(experiment, other), ignore=ignore)
+    diffs = differences(recs, compose(experiment, "paper"))
     if not diffs:
-        return [f"- This profile runs exactly what the {other} profile runs (config and sweep compared).", ""]
-    return [f"- Differences from the {other} profile (config and sweep compared): " + "; ".join(diffs) + ".", ""]
+        return ["- This profile runs exactly what the paper profile runs (config and sweep compared).", ""]
+    return ["- Differences from the paper profile (config and sweep compared): " + "; ".join(diffs) + ".", ""]

@@ -282,12 +282,6 @@ def choose_target(paper: str, profile: str, out: str | os.PathLike | None, repla
     return target
 
 
-def report_dir(paper: str, profile: str, out: str | os.PathLike | None = None) -> Path:
-    d = report_path(paper, profile, out)
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-
 def parser(paper: str, description: str | None) -> argparse.ArgumentParser:
     """The pipelines' command line; each option's help is its snippet of ``runner.md``."""
     ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)

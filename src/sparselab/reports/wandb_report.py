@@ -11,7 +11,7 @@ from typing import Sequence
 import wandb_workspaces.reports.v2 as wr
 from wandb_workspaces import expr
 
-from sparselab.reports.runner import PROFILES, report_dir
+from sparselab.reports.runner import PROFILES, report_path
 from sparselab.reports.templates import template
 
 TEXT = template("sparselab.reports.wandb_report")      # by name: as ``python -m``, this module is __main__
@@ -146,7 +146,9 @@ def publish(report: wr.Report) -> str:
 def write_outline(paper: str, profile: str, out: str | os.PathLike | None = None, **kw) -> tuple[Path, wr.Report]:
     """The report's outline in ``wandb_report.md`` of the report folder (``out``); ``kw``: :func:`build`'s."""
     report = build(paper, profile, **kw)
-    path = Path(report_dir(paper, profile, out)) / "wandb_report.md"
+    folder = report_path(paper, profile, out)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "wandb_report.md"
     path.write_text(outline(report, profile) + "\n", encoding="utf-8")
     return path, report
 
