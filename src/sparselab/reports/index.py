@@ -66,11 +66,9 @@ def render_markdown(text: str, shift: int = 0) -> str:
 
 def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
     esc = html.escape
-    parts = ["<table><thead><tr>" + "".join(f"<th>{esc(str(h))}</th>" for h in header) + "</tr></thead><tbody>"]
-    for row in rows:
-        parts.append("<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in row) + "</tr>")
-    parts.append("</tbody></table>")
-    return "\n".join(parts)
+    head = "<table><thead><tr>" + "".join(f"<th>{esc(str(h))}</th>" for h in header) + "</tr></thead><tbody>"
+    body = ["<tr>" + "".join(f"<td>{esc(str(c))}</td>" for c in row) + "</tr>" for row in rows]
+    return "\n".join([head, *body, "</tbody></table>"])
 
 
 def _artifact_body(path: Path, rel: str, name: str, desc: str) -> str:

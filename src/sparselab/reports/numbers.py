@@ -4,8 +4,6 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Mapping
 
-Numbers = dict[str, dict[str, float]]
-
 
 def pick(metrics: Mapping[str, Any], names) -> dict[str, float]:
     """The named metrics that are present, as floats."""
@@ -16,11 +14,8 @@ def diff(got: Mapping[str, Mapping[str, float]], want: Mapping[str, Mapping[str,
          abs_tol: float | Callable[[str], float] = 1e-6) -> list[str]:
     """Differences between two number sets beyond ``abs_tol`` (a number, or a function of the row key)."""
     tol = abs_tol if callable(abs_tol) else (lambda row: abs_tol)
-    out = []
-    for row in sorted(set(want) - set(got)):
-        out.append(f"{row}: missing")
-    for row in sorted(set(got) - set(want)):
-        out.append(f"{row}: unexpected row")
+    out = [f"{row}: missing" for row in sorted(set(want) - set(got))]
+    out += [f"{row}: unexpected row" for row in sorted(set(got) - set(want))]
     for row in sorted(set(got) & set(want)):
         g, w = got[row], want[row]
         for m in sorted(set(g) | set(w)):

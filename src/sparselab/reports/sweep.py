@@ -45,7 +45,7 @@ def _hashable(v: Any) -> Any:
 
 def _order(v: Any) -> tuple:
     """Numbers in numeric order, then text, then None (a key some records lack)."""
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
+    if _is_number(v):
         return (0, float(v), "")
     return (2, 0.0, "") if v is None else (1, 0.0, str(v))
 
@@ -94,13 +94,11 @@ def collect(root: str | Path, by: Sequence[str], metrics: Sequence[str] | None =
         vary = ", ".join(varying(configs)) or "none"
         raise SweepError(f"--by {', '.join(unknown)}: not a config key of these runs; keys that vary across "
                          f"the {len(recs)} records: {vary}")
-    runs = []
-    for rec, cfg in zip(recs, configs):
-        runs.append({"key": tuple(_hashable(cfg.get(k)) for k in by), "seed": cfg.get(SEED),
-                     "status": rec.get("status"), "run": relative_run(rec["run_dir"], root),
-                     "error": str(rec.get("error") or "").splitlines()[0] if rec.get("error") else "",
-                     "metrics": {m: float(v) for m, v in (rec.get("metrics") or {}).items() if _is_number(v)},
-                     "config": cfg})
+    runs = [{"key": tuple(_hashable(cfg.get(k)) for k in by), "seed": cfg.get(SEED), "status": rec.get("status"),
+             "run": relative_run(rec["run_dir"], root),
+             "error": str(rec.get("error") or "").splitlines()[0] if rec.get("error") else "",
+             "metrics": {m: float(v) for m, v in (rec.get("metrics") or {}).items() if _is_number(v)}, "config": cfg}
+            for rec, cfg in zip(recs, configs)]
     found = sorted({m for r in runs if r["status"] == "finished" for m in r["metrics"]})
     if metrics:
         missing = [m for m in metrics if m not in found]

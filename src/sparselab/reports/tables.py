@@ -29,8 +29,7 @@ def bold(s: str) -> str:
 
 def md_table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        lines.append("| " + " | ".join(fmt(c) for c in row) + " |")
+    lines += ["| " + " | ".join(fmt(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
