@@ -222,12 +222,10 @@ def entmax15_best(out: Path, recs: Sequence[dict], ref) -> Claim:
 
 def _grid(recs, ref, grid: str):
     """({α: runs' val_acc_best}, {α: paper}, pooled (SD, df) over the de-en cells) of a Figure 4 grid."""
+    pts = figure4.figure4_points(recs, ref)[grid]
     g = runs.by_key([r for r in recs if pair_of(r) == figure4.FIG4_PAIR])
-    pts = {(a if grid == "out" else b): values(rs, "val_acc_best") for (p, a, b), rs in g.items()
-           if (b if grid == "out" else a) == figure4.FIXED}
-    paper = {float(x): y for x, y, *_ in [(r[0], r[3]) for r in figure4.figure4_points(recs, ref)[grid]] if y is not None}
-    return {x: v for x, v in sorted(pts.items()) if v}, paper, stats.pooled_sd([values(rs, "val_acc_best")
-                                                                                for rs in g.values()])
+    return ({x: v for x, rs, _ in pts if (v := values(rs, "val_acc_best"))},
+            {x: y for x, _, y in pts if y is not None}, stats.pooled_sd([values(rs, "val_acc_best") for rs in g.values()]))
 
 
 def _ran(pts) -> str:

@@ -18,8 +18,8 @@ FIXED = 1.5                    # the other α of each Figure 4 grid
 FIG4_PAIR = "de-en"
 
 
-def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
-    """Per grid (``attn``, ``out``; the other α 1.5): rows (α, ours mean val_acc_best, seeds, paper)."""
+def figure4_points(recs, ref) -> dict[str, list[tuple[float, list[dict], float | None]]]:
+    """Per grid (``attn``, ``out``; the other α 1.5): (α, our de-en runs, the paper's value) at every point."""
     g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
     fig = ref.get("figure4_alpha_grid_deen", {})
     paper = {"attn": fig.get(f"attention_alpha_with_output_{FIXED}", {}) or {}, "out": fig.get("output_alpha", {}) or {}}
@@ -28,9 +28,7 @@ def figure4_points(recs, ref) -> dict[str, list[list[Any]]]:
     for grid in ("attn", "out"):
         ours = {(b if grid == "attn" else a): rs for (p, a, b), rs in g.items()
                 if (a if grid == "attn" else b) == FIXED}
-        xs = sorted(set(ours) | set(paper[grid]) | set(GRID))
-        out[grid] = [[x, mean(values(ours[x], "val_acc_best")) if x in ours and values(ours[x], "val_acc_best") else None,
-                      len(ours.get(x, [])), paper[grid].get(x)] for x in xs]
+        out[grid] = [(x, ours.get(x, []), paper[grid].get(x)) for x in sorted(set(ours) | set(paper[grid]) | set(GRID))]
     return out
 
 
@@ -38,9 +36,11 @@ def planned_grid(options: Mapping[str, Any], grid: str) -> list[float]:
     return sorted(float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, []))
 
 
-def figure4_cell(v, planned: bool, pair_run: bool):
-    if v is not None:
-        return v
+def figure4_cell(rs, planned: bool, pair_run: bool):
+    """The mean best validation accuracy of a point's runs, else why the point has none."""
+    v = values(rs, "val_acc_best")
+    if v:
+        return mean(v)
     return MISSING if pair_run and planned else NOT_RUN
 
 
@@ -52,12 +52,12 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
     out += text("intro", pair=FIG4_PAIR, fixed=FIXED) + "\n\n"
     planned = {grid: set(planned_grid(options, grid)) | {FIXED} for grid in ("attn", "out")}
     for grid, name in (("attn", "attention α"), ("out", "output α")):
-        ran = [x for x, v, n, _ in pts[grid] if v is not None]
+        ran = [x for x, rs, _ in pts[grid] if values(rs, "val_acc_best")]
         out += text("points", name=name, ran=", ".join(f"{x:g}" for x in ran) or "none",
                     planned=", ".join(f"{x:g}" for x in sorted(planned[grid])) if run else "none") + "\n\n"
-    rows = [[f"{x:g}", figure4_cell(va, x in planned["attn"], run), na or NONE, pa,
-             figure4_cell(vo, x in planned["out"], run), no or NONE, po]
-            for (x, va, na, pa), (_, vo, no, po) in zip(pts["attn"], pts["out"])]
+    rows = [[f"{x:g}", figure4_cell(ra, x in planned["attn"], run), len(ra) or NONE, pa,
+             figure4_cell(ro, x in planned["out"], run), len(ro) or NONE, po]
+            for (x, ra, pa), (_, ro, po) in zip(pts["attn"], pts["out"])]
     out += md_table(["α", f"attention α, output α {FIXED} (ours)", "seeds", "(paper)",
                      f"output α, attention α {FIXED} (ours)", "seeds", "(paper)"], rows)
     summary = ref.get("figure4_alpha_grid_deen", {}).get("reported_summary")
@@ -69,20 +69,16 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
 def plot_figure4(path: Path, profile: str, recs, ref: Mapping[str, Any]) -> Path:
     """One y-axis per panel, ours and the paper's on it; error bars: the SD over seeds where a point has 2+."""
     plt = plots.pyplot()
-    g = by_key([r for r in recs if pair_of(r) == FIG4_PAIR])
     pts = figure4_points(recs, ref)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, (grid, name, fixed) in zip(axes, (("attn", "attention α", f"output α {FIXED}"),
                                                ("out", "output α", f"attention α {FIXED}"))):
-        ours = [(x, v) for x, v, _, _ in pts[grid] if v is not None]
-        paper = [(x, p) for x, _, _, p in pts[grid] if p is not None]
+        ours = [(x, v) for x, rs, _ in pts[grid] if (v := values(rs, "val_acc_best"))]
+        paper = [(x, p) for x, _, p in pts[grid] if p is not None]
         if ours:
-            xs = [x for x, _ in ours]
-            runs = [values(g.get((FIG4_PAIR, FIXED, x) if grid == "attn" else (FIG4_PAIR, x, FIXED), []),
-                           "val_acc_best") for x in xs]
-            err = [stdev(v) if len(v) > 1 else 0.0 for v in runs]
-            ax.errorbar(xs, [v for _, v in ours], yerr=err, marker="o", capsize=3, color="tab:blue",
-                        label=f"ours ({profile}; bars: SD over seeds)")
+            xs, vs = zip(*ours)
+            ax.errorbar(xs, [mean(v) for v in vs], yerr=[stdev(v) if len(v) > 1 else 0.0 for v in vs], marker="o",
+                        capsize=3, color="tab:blue", label=f"ours ({profile}; bars: SD over seeds)")
         if paper:
             ax.plot(*zip(*paper), marker="s", linestyle="--", color="tab:gray", label="paper (IWSLT17)")
         ax.set(xlabel=name, ylabel="validation token accuracy (%)", title=f"{FIG4_PAIR}, {fixed}", xticks=list(GRID))
