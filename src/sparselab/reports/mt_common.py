@@ -47,6 +47,65 @@ def bleu_cell(rs: Sequence[dict], status: str | None, metric: str = "bleu_tok") 
     return mean_std(vals) if vals else MISSING
 
 
+# ---------------------------------------------------------------- BLEU tables: ours per direction beside the paper's
+BleuRow = tuple[str, str, Mapping[str, Sequence[dict]]]     # (label, the paper's row in papers.yaml, {direction: runs})
+
+
+def paper_bleu(ref: Mapping[str, Any], table: str, row: str, pair: str,
+               columns: Sequence[str] = ()) -> tuple[float, float | None] | None:
+    """(mean, std or None) of the paper's cell in papers.yaml ``table``, None if absent; its columns are "<pair>" or
+    "<pair> <corpus>" (``columns`` when it names none), its cells numbers or [mean, std]."""
+    t = ref.get(table, {})
+    cols = [str(c).split()[0] for c in t.get("columns", columns)]
+    cells = t.get("rows", {}).get(row)
+    v = cells[cols.index(pair)] if cells and pair in cols else None
+    if isinstance(v, (list, tuple)):
+        return float(v[0]), float(v[1]) if len(v) > 1 and v[1] is not None else None
+    return None if v is None else (float(v), None)
+
+
+def paper_cell(ref: Mapping[str, Any], table: str, row: str, pair: str, columns: Sequence[str] = ()) -> str:
+    """:func:`paper_bleu` as a cell: ``m`` or ``m ± s``, ``–`` when the paper has none."""
+    v = paper_bleu(ref, table, row, pair, columns)
+    return NONE if v is None else f"{v[0]:.2f}" + (f" ± {v[1]:.2f}" if v[1] is not None else "")
+
+
+def bleu_header(first: str, pairs: Sequence[str], paper: Callable[[str], str] | None = None) -> list[str]:
+    """:func:`bleu_rows`' header; ``paper(pair)``: what the paper's column says in brackets (no such column without)."""
+    return [first, *(c for p in pairs for c in ([f"{p} (ours)", f"{p} ({paper(p)})"] if paper else [p]))]
+
+
+def bleu_rows(rows: Sequence[BleuRow], opts: Mapping[str, Any], metric: str,
+              paper: Callable[[str, str], str] | None = None) -> list[list[Any]]:
+    """Per row: its label and, per direction, ours (:func:`bleu_cell`) [and ``paper(paper's row, direction)``]."""
+    out = []
+    for label, paper_row, runs in rows:
+        cells = [label]
+        for p, rs in runs.items():
+            cells.append(bleu_cell(rs, pair_status(opts, p), metric))
+            if paper is not None:
+                cells.append(paper(paper_row, p))
+        out.append(cells)
+    return out
+
+
+def extra_rows(recs, rows: Sequence[BleuRow], joined: bool, opts: Mapping[str, Any] | None = None) -> list[list[Any]]:
+    """Out-of-domain sets (e.g. IWSLT17 test for de-en trained on Multi30k): per set and direction with runs on it,
+    SacreBLEU and tokenized BLEU per row (``joined``: "detok / tok" in one cell); ``opts``: only the directions run."""
+    out = []
+    for name in sorted({n for r in recs for n in r.get("extra", {}).get("extra_test", {})}):
+        for p in rows[0][2] if rows else ():
+            on = [r for _, _, runs in rows for r in runs[p] if name in r["extra"].get("extra_test", {})]
+            if not on or (opts is not None and pair_status(opts, p) is not None):
+                continue
+            spec = on[0]["extra"]["extra_test"][name]
+            cells = [(bleu_cell(runs[p], None, f"bleu_{name}"), bleu_cell(runs[p], None, f"bleu_tok_{name}"))
+                     for _, _, runs in rows]
+            out.append([name, p, f"{spec['spec']} ({int(spec['metrics']['n'])})",
+                        *(c for d, t in cells for c in ([f"{d} / {t}"] if joined else [d, t]))])
+    return out
+
+
 def tokenization_lines(recs) -> list[str]:
     """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures, from the records."""
     seen: dict[tuple, list[str]] = {}

@@ -123,8 +123,9 @@ def runs(tmp_path):
 def test_mean_std_reference_and_status_cells():
     assert mt_common.mean_std([]) == "–" and mt_common.mean_std([25.0]) == "25.00"
     assert mt_common.mean_std([24.0, 26.0]) == "25.00 ± 1.41"              # sample std (n−1)
-    assert T2.paper_cell(REF, "entmax15", "ja-en") == "20.55 ± 0.30"
-    assert T2.paper_cell(REF, "entmax15", "xx-yy") == "–" and T2.paper_cell({}, "softmax", "de-en") == "–"
+    assert mt_common.paper_cell(REF, T2.PAPER_T2, "entmax15", "ja-en") == "20.55 ± 0.30"
+    assert mt_common.paper_cell(REF, T2.PAPER_T2, "entmax15", "xx-yy") == "–"
+    assert mt_common.paper_cell({}, T2.PAPER_T2, "softmax", "de-en") == "–"
     opts = R.mt_options(OPTIONS)
     assert mt_common.pair_status(opts, "de-en") is None
     assert mt_common.pair_status(opts, "ro-en") == R.NO_DATA == "no training data offline"
@@ -227,7 +228,7 @@ def test_autocomplete_formatting(runs):
 def test_bleu_files_reproduce_every_table2_bleu(runs, tmp_path):
     recs = R.collect_mt(runs, "smoke")
     out = tmp_path / "report"
-    rows = T2.copy_bleu_files(out, recs)
+    rows = mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     files = sorted(p.name for p in (out / mt_common.BLEU_DIR).iterdir())
     assert len(files) == 4 * (3 + 3) + 4            # 3 de-en runs x (test + iwslt17) + en-ja test; 4 files each
     hyps = [f for f in files if ".hyp." in f]
@@ -250,7 +251,7 @@ def test_bleu_files_reproduce_every_table2_bleu(runs, tmp_path):
 def test_sacrebleu_cli_reproduces_a_table_cell(runs, tmp_path):
     recs = R.collect_mt(runs, "smoke")
     out = tmp_path / "report"
-    rows = T2.copy_bleu_files(out, recs)
+    rows = mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     row = next(r for r in rows if r[0].startswith("de-en.alpha1.5-attn1.5.seed0.test.detok"))
     cmd = row[2].strip("`").split()
     exe = shutil.which("sacrebleu", path=str(Path(sys.executable).parent)) or shutil.which("sacrebleu")
@@ -370,7 +371,7 @@ def noise_runs(root: Path) -> list[dict]:
 def test_paired_bootstrap_rows_against_the_records_and_the_cli(tmp_path):
     recs = noise_runs(tmp_path / "runs")
     out = tmp_path / "report"
-    T2.copy_bleu_files(out, recs)
+    mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     rows, commands, signature = significance.significance_rows(out, recs)
     assert [r[1] for r in rows] == ["1.5-entmax", "softmax (α=1)", "sparsemax (α=2)"]
     tok = {R.alphas(r)[0]: r["metrics"]["bleu_tok"] for r in recs}
@@ -396,11 +397,11 @@ def test_paired_bootstrap_rows_against_the_records_and_the_cli(tmp_path):
 def test_paired_bootstrap_needs_all_three_mappings_and_one_reference(tmp_path, runs):
     recs = R.collect_mt(runs, "smoke")                 # de-en has no finished α 2 run
     out = tmp_path / "report"
-    T2.copy_bleu_files(out, recs)
+    mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     assert significance.significance_rows(out, recs) == ([], [], None)
     assert significance.significance_text(([], [], None)) == ""
     recs = noise_runs(tmp_path / "runs2")
-    T2.copy_bleu_files(out, recs)
+    mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     ref = out / mt_common.BLEU_DIR / f"{R.bleu_file_stem(recs[-1], 'test')}.tok.ref.txt"
     ref.write_text(ref.read_text(encoding="utf-8").replace("sentence 0", "sentence zero"), encoding="utf-8")
     rows, commands, _ = significance.significance_rows(out, recs)
@@ -471,7 +472,7 @@ def test_paired_bootstrap_runs_for_every_seed(tmp_path):
         record.write(run_dir, {k: v for k, v in rec.items() if k != "run_dir"})
     recs = R.collect_mt(tmp_path / "runs", "smoke")
     out = tmp_path / "report"
-    T2.copy_bleu_files(out, recs)
+    mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem)
     rows, commands, _ = significance.significance_rows(out, recs)
     assert [(r[1], r[2]) for r in rows] == [(m, s) for s in (0, 1) for m in ("1.5-entmax", "softmax (α=1)",
                                                                           "sparsemax (α=2)")]

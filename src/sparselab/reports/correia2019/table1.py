@@ -10,22 +10,12 @@ from . import alpha_rule
 from .header import header
 from .runs import LABELS, LEARNED, PAIRS, TABLE1_VARIANTS, alpha_lr_of, by_key, seed_of, variant_of
 from .. import mt_common
-from ..mt_common import bleu_cell, curve_summary, mean_std, pair_of, pair_status, values
+from ..mt_common import bleu_header, bleu_rows, curve_summary, extra_rows, mean_std, pair_of, paper_cell, values
 from ..tables import NONE, md_table
 from ..templates import template
 
 prose = template(__name__)
 SPEED = "speed.md"      # written by benchmarks/bench_transformer_speed.py; the index links it only when present
-
-
-def paper_bleu(ref: Mapping[str, Any], variant: str, pair: str) -> float | None:
-    """The paper's Table 1 cell (papers.yaml ``table1_bleu``: columns "<pair> <corpus>")."""
-    t = ref.get("table1_bleu", {})
-    cols = [str(c).split()[0] for c in t.get("columns", [])]
-    row = t.get("rows", {}).get(variant)
-    if not row or pair not in cols or row[cols.index(pair)] is None:
-        return None
-    return float(row[cols.index(pair)])
 
 
 def paper_corpus(ref: Mapping[str, Any], pair: str) -> str:
@@ -39,25 +29,9 @@ def variants_present(recs) -> list[str]:
     return [*TABLE1_VARIANTS, *extra]
 
 
-def table1_rows(recs, options, ref, metric: str = "bleu_tok", with_paper: bool = True) -> list[list[Any]]:
+def table1_rows(recs) -> list[mt_common.BleuRow]:
     g = by_key(recs)
-    rows = []
-    for v in variants_present(recs):
-        row = [LABELS[v]]
-        for p in PAIRS:
-            row.append(bleu_cell(g.get((p, v), []), pair_status(options, p), metric))
-            if with_paper:
-                x = paper_bleu(ref, v, p)
-                row.append(f"{x:.2f}" if x is not None else NONE)
-        rows.append(row)
-    return rows
-
-
-def table1_header(ref, with_paper: bool = True) -> list[str]:
-    hdr = ["attention"]
-    for p in PAIRS:
-        hdr += [f"{p} (ours)", f"{p} (paper, {paper_corpus(ref, p)})"] if with_paper else [p]
-    return hdr
+    return [(LABELS[v], v, {p: g.get((p, v), []) for p in PAIRS}) for v in variants_present(recs)]
 
 
 def test_set_lines(recs, ref) -> list[str]:
@@ -74,26 +48,6 @@ def test_set_lines(recs, ref) -> list[str]:
                                    + (f"; out of domain: {extra}" if extra else "")
                                    + f"; paper: {paper_corpus(ref, pair_of(r))} test")
     return list(out.values())
-
-
-def extra_rows(recs) -> list[list[Any]]:
-    """Out-of-domain sets (IWSLT17 test for de-en trained on Multi30k): SacreBLEU / tokenized BLEU per variant."""
-    g = by_key(recs)
-    names = sorted({n for r in recs for n in r.get("extra", {}).get("extra_test", {})})
-    rows = []
-    for name in names:
-        for p in PAIRS:
-            rs = [r for v in variants_present(recs) for r in g.get((p, v), [])
-                  if name in r["extra"].get("extra_test", {})]
-            if not rs:
-                continue
-            spec = rs[0]["extra"]["extra_test"][name]
-            row = [name, p, f"{spec['spec']} ({int(spec['metrics']['n'])})"]
-            for v in variants_present(recs):
-                got = g.get((p, v), [])
-                row.append(f"{bleu_cell(got, None, f'bleu_{name}')} / {bleu_cell(got, None, f'bleu_tok_{name}')}")
-            rows.append(row)
-    return rows
 
 
 def schedule_of(rec) -> tuple:
@@ -243,14 +197,15 @@ def table1_text(profile: str, options, recs, ref, file_rows: Sequence[Sequence[A
     text += mt_common.settings_section(recs, "Test sets:\n\n" + ("\n".join(test_set_lines(recs, ref)) or "- no runs")
                                        + "\n\n")
     text += prose("intro") + "\n\n"
-    text += md_table(table1_header(ref), table1_rows(recs, options, ref, "bleu_tok"))
+    rows = table1_rows(recs)
+    text += md_table(bleu_header("attention", PAIRS, lambda p: f"paper, {paper_corpus(ref, p)}"),
+                     bleu_rows(rows, options, "bleu_tok", lambda v, p: paper_cell(ref, "table1_bleu", v, p)))
     text += "\n## Detokenized SacreBLEU (ours)\n\n"
-    text += md_table(table1_header(ref, False), table1_rows(recs, options, ref, "bleu", with_paper=False))
-    ex = extra_rows(recs)
+    text += md_table(bleu_header("attention", PAIRS), bleu_rows(rows, options, "bleu"))
+    ex = extra_rows(recs, rows, joined=True)
     if ex:
         text += prose("extra") + "\n\n"
-        text += md_table(["set", "direction", "test data (sentences)",
-                          *(LABELS[v] for v in variants_present(recs))], ex)
+        text += md_table(["set", "direction", "test data (sentences)", *(label for label, _, _ in rows)], ex)
     oa = output_alpha_rows(recs)
     if oa:
         text += prose("output_alpha") + "\n\n"

@@ -107,7 +107,7 @@ def write_mt(profile: str, out: Path, options: Mapping[str, Any], runs, ref: Map
              live: bool) -> list[dict]:
     """Every MT report file but ``figure6_speed.md``; ``live=False``: ``recs`` are committed ones."""
     out.mkdir(parents=True, exist_ok=True)
-    file_rows = table2.copy_bleu_files(out, recs, copy=live)
+    file_rows = mt_common.copy_bleu_files(out, R.table2_records(recs), R.bleu_file_stem, copy=live)
     text = table2.table2_text(profile, options, recs, ref, file_rows, significance_rows(out, recs))
     (out / "table2_mt.md").write_text(scrub(text, runs))
     (out / "table3_sparsity.md").write_text(scrub(table3.table3_text(profile, options, recs, ref), runs))
@@ -147,6 +147,7 @@ def mt_numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     out = {}
     for r in R.collect_mt(runs, profile):
         p, a, b = R.mt_key(r)
-        extra = [f"bleu_{n}" for n in table2.extra_sets([r])] + [f"bleu_tok_{n}" for n in table2.extra_sets([r])]
+        sets = sorted(r.get("extra", {}).get("extra_test", {}))
+        extra = [f"bleu_{n}" for n in sets] + [f"bleu_tok_{n}" for n in sets]
         out[f"table2_mt/{p},alpha={a},attn_alpha={b},seed={R.seed_of(r)}"] = pick(r["metrics"], [*MT_METRICS, *extra])
     return out
