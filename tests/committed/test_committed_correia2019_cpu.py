@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sparselab.reports.claims import Verdict as V
+from sparselab.reports.claims import Verdict as V, paper_page
 from support import PROJECT, load_script, rebuild_report_only
 from support import needs_reference
 
@@ -73,7 +73,7 @@ def test_each_rule_on_the_committed_records(tmp_path, monkeypatch):
     runs = analysed({"pairs": ["de-en"]}, recs)
     found = claims.claims(COMMITTED / "bleu_files", recs, rep.bleu_file_stem, runs, reference("correia2019"))
     # the committed claims.md is these typed claims, rendered
-    assert claims.claims_text("cpu", found) == (COMMITTED / "claims.md").read_text(encoding="utf-8")
+    assert paper_page(claims.__name__, "cpu", found) == (COMMITTED / "claims.md").read_text(encoding="utf-8")
     by = {c.quote: c for c in found}
     # Table 1: no loss beyond 0.5 BLEU is not shown with 2 seeds (absence of a significant loss is not enough)
     assert by["sparse attention costs no BLEU: 1.5-entmax"].verdict is V.INCONCLUSIVE

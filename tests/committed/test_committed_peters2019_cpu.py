@@ -12,6 +12,7 @@ import pytest
 
 from support import PROJECT, load_script, rebuild_report_only
 
+from sparselab.reports.claims import paper_page
 from sparselab.reports.peters2019 import claims as peters2019_claims, convergence, runs as peters2019
 from sparselab.reports.peters2019.significance import significance_rows
 from sparselab.reports.reference import reference
@@ -33,7 +34,7 @@ def issue32_claims_text(folder=COMMITTED) -> str:
     """claims.md recomputed from the stored records of issue 32's plan: seeds grouped per cell, the ensembles, MT."""
     groups = {"medium": peters2019.by_config(grid_records(folder))}
     ensembles = {"medium": peters2019.by_config(grid_records(folder, "peters2019/ensemble_medium"))}
-    return peters2019_claims.claims_text("cpu", peters2019_claims.claims(
+    return paper_page(peters2019_claims.__name__, "cpu", peters2019_claims.claims(
         folder, groups, stored("runs_mt.jsonl", folder), reference("peters2019"), ensembles))
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from sparselab.reports.claims import Verdict as V
+from sparselab.reports.claims import Verdict as V, paper_page
 from sparselab.reports.peters2019 import claims
 
 A = (1.0, 1.5, 2.0)
@@ -120,5 +120,5 @@ def test_without_mt_the_mt_claims_are_untested_rows():
     rows = claims.claims("/nonexistent", {"medium": grid(lambda a, b: 80.0)}, None, REF, None)
     assert sum(c.label == "untested (MT not run in this profile)" for c in rows) == 3
     assert rows[1].label == "untested (no ensemble run)"
-    text = claims.claims_text("smoke", rows)
+    text = paper_page(claims.__name__, "smoke", rows)
     assert text.count("\n| ") == len(rows) + 1

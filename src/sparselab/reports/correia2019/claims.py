@@ -13,7 +13,7 @@ from sparselab.analysis.head_summary import KINDS
 
 from . import analysis as ana
 from .heads import SELF, prev_confidences
-from ..claims import Claim, Verdict as V, paper_page, stats, untested as _u
+from ..claims import Claim, Verdict as V, stats, untested as _u
 from ..templates import template
 from ..claims.bleu import seed_pairs
 from ..tables import md_table
@@ -372,10 +372,6 @@ def claims(folder: Path, recs: Sequence[dict], stem, runs: Mapping[str, list[dic
     return [*bleu_claims(folder, recs, stem, ref), speed_claim(ref), *trajectory_claims(alpha),
             *bimodality_claims(alpha), layers_differ(alpha), *js_claims(runs), *density_claims(runs),
             *role_claims(runs, ref)]
-
-
-def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__name__, profile, rows)
 
 
 # ---------------------------------------------------------------- per head

@@ -8,7 +8,7 @@ from . import alpha_rule, analysis, claims, header, heads, table1
 from .runs import (CONFIGS, EXTRAS, PAPER, alpha_lr_controls, analysed, bleu_file_stem, collect, committed, seed_of,
                    split, variant_of, write_extras)
 from .. import mt_common
-from ..claims import table
+from ..claims import paper_page, table
 from ..index import write_configs, write_index
 from ..mt_common import BLEU_DIR, pair_of
 from ..numbers import pick
@@ -59,7 +59,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
     speed_note = table1.speed_model_check(out, recs)
     analysed_runs = analysed(options, recs)
     found = claims.claims(out / BLEU_DIR, recs, bleu_file_stem, analysed_runs, ref)
-    (out / "claims.md").write_text(scrub(claims.claims_text(profile, found), runs))
+    (out / "claims.md").write_text(scrub(paper_page(claims.__name__, profile, found), runs))
     (out / "table1_bleu.md").write_text(scrub(table1.table1_text(profile, options, recs, ref, file_rows, left_out, speed_note,
                                                           rule)
                                               + "\n## The paper's claims on BLEU (rows of `claims.md`)\n\n"

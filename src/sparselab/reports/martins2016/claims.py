@@ -11,7 +11,7 @@ from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
 from .runs import point_of, replicates
-from ..claims import Claim, Verdict as V, paper_page, stats
+from ..claims import Claim, Verdict as V, stats
 
 SE_FACTOR = 2.0              # Table 2's bold: best in a cell when no loss is better by 2 paired bootstrap SEs
 F1_MARGIN = 1.0              # "very similar": within ±1 F1 point (a stated practical margin)
@@ -288,8 +288,3 @@ def snli_claims(res, examples: Sequence[tuple[str, str, str]] | None = None) -> 
                          V.HOLDS if got and all(got) else V.FAILS, detail=f"{sum(got)} of {len(got)} correct",
                          test="a count"))
     return out
-
-
-# ---------------------------------------------------------------- all
-def claims_text(profile: str, found: Sequence[Claim]) -> str:
-    return paper_page(__name__, profile, found)

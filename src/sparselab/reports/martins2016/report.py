@@ -10,7 +10,7 @@ from .runs import (COMMITS_PART, CONFIGS, EXTRAS, F3, PAPER, SNLI_RUNS, T2, T3, 
                    load_table3, snli_key, stored_rows)
 from .table3 import TABLE3
 from .table4 import TABLE4
-from ..claims import Claim
+from ..claims import Claim, paper_page
 from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import load, runs_root
@@ -89,7 +89,7 @@ def write_claims(out: Path, profile: str, t2: Sequence[Claim], f3_rows: Sequence
     by = {snli_key(r): r for r in snli_rows}
     res = table3.select(by)
     found = [*t2, *claims.figure3_claims(f3_rows), *claims.snli_claims(res, table4.examples_of(table4.example_runs(by, res)))]
-    (Path(out) / "claims.md").write_text(claims.claims_text(profile, found))
+    (Path(out) / "claims.md").write_text(paper_page(claims.__name__, profile, found))
     return found
 TABLE2_METRICS = ("micro_f1", "macro_f1", "label_f1", "cv_objective", "micro_f1_std", "macro_f1_std")
 FIGURE3_METRICS = ("mse", "js", "mse_std", "js_std")

@@ -7,7 +7,7 @@ from statistics import mean
 from typing import Any, Mapping, Sequence
 
 from . import figure4, predictions, runs
-from ..claims import Claim, Verdict as V, paper_page, stats, untested
+from ..claims import Claim, Verdict as V, stats, untested
 from ..claims.bleu import seed_pairs
 from ..mt_common import BLEU_DIR, pair_of, values
 from ..tables import seed_mean
@@ -354,7 +354,3 @@ def claims(out: Path, groups: Mapping[str, Mapping], mt_recs: Sequence[dict] | N
             ("moving from softmax toward sparser attention has a very small positive effect", F4))]
     return rows + [entmax15_best(Path(out), mt_recs, ref), optimum_interior(mt_recs, ref), optimum_near(mt_recs, ref),
                    beyond_two(mt_recs, ref), sparser_attention(mt_recs, ref), table3_order(mt_recs, ref), speed(ref)]
-
-
-def claims_text(profile: str, rows: Sequence[Claim]) -> str:
-    return paper_page(__name__, profile, rows)

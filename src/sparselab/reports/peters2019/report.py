@@ -13,6 +13,7 @@ from .significance import significance_rows
 from .sparsity import sparsity_text
 from .table1 import table1_text
 from .. import mt_common
+from ..claims import paper_page
 from ..index import write_configs, write_index
 from ..numbers import pick
 from ..records import runs_root, scrub
@@ -58,7 +59,7 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None
         groups = {s: R.by_config(train[s]) for s in settings_run(options)}
         ensembles = {s: R.by_config(ens[s]) for s in settings_run(options)} if options.get("ensemble") else None
         found = claims.claims(out, groups, mt_recs if options.get("mt") else None, ref, ensembles)
-        (out / "claims.md").write_text(claims.claims_text(profile, found))
+        (out / "claims.md").write_text(paper_page(claims.__name__, profile, found))
     else:
         found = ()
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
