@@ -418,8 +418,9 @@ def test_convergence_rule_tells_a_rising_curve_from_a_flat_one():
         return [{"step": s, "val_acc": f(s)} for s in range(250, 15001, 250)]
     rising = {"extra": {"history": hist(lambda s: 40 + s / 1000)}}              # +1 point per 1,000 steps
     flat = {"extra": {"history": hist(lambda s: 60 - (0.3 if (s // 250) % 2 else 0))}}   # noisy but flat
-    assert convergence.has_stopped_improving(rising) is False and convergence.has_stopped_improving(flat) is True
-    assert convergence.has_stopped_improving({"extra": {"history": hist(lambda s: 50)[:4]}}) is None   # too short
+    assert convergence.convergence_of(rising)["stopped"] is False
+    assert convergence.convergence_of(flat)["stopped"] is True
+    assert convergence.convergence_of({"extra": {"history": hist(lambda s: 50)[:4]}})["stopped"] is None   # too short
     row = convergence.convergence_rows([{**rising, "config": {"data": {"pair": "de-en"}, "mapping": {"alpha": 1.0,
         "attn_alpha": 1.0}, "seed": 0, "trainer": {"max_steps": 15000}}, "metrics": {"steps": 15000}}])[0]
     assert "**no: still rising**" in row and "+2.00" in row
@@ -440,12 +441,12 @@ def test_a_runs_convergence_window_is_its_early_stopping_patience_in_updates():
     slow = rec(1500, 3, lambda s: 60 + s / 15000, 30000)
     assert convergence.plateau_window(slow) == (4500, 2)
     conv = convergence.convergence_of(slow)
-    assert conv["window"] == 4500 and round(conv["trend"], 6) == 0.3 and convergence.has_stopped_improving(slow) is False
+    assert conv["window"] == 4500 and round(conv["trend"], 6) == 0.3 and conv["stopped"] is False
     # stopped by patience: the last 3 validations (4,500 steps) gained nothing
     flat = rec(1500, 3, lambda s: min(60 + s / 1200, 70), 19500)
-    assert convergence.has_stopped_improving(flat) is True
+    assert convergence.convergence_of(flat)["stopped"] is True
     fixed = rec(5000, None, lambda s: 60, 100000)
-    assert convergence.plateau_window(fixed) == (15000, 2) and convergence.has_stopped_improving(fixed) is True
+    assert convergence.plateau_window(fixed) == (15000, 2) and convergence.convergence_of(fixed)["stopped"] is True
     row = convergence.convergence_rows([slow])[0]
     assert "4,500" in row and "**no: still rising**" in row
 

@@ -38,6 +38,7 @@ def plateau_gain(rec) -> float:
 
 
 def convergence_of(rec) -> dict[str, Any]:
+    """The kit's rule (:func:`mt_common.convergence`) over the run's own window (:func:`plateau_window`)."""
     window, smooth = plateau_window(rec)
     return mt_common.convergence(rec.get("extra", {}).get("history", []), window=window, smooth=smooth,
                                  gain=plateau_gain(rec))
@@ -45,11 +46,6 @@ def convergence_of(rec) -> dict[str, Any]:
 
 def convergence_rule_text() -> str:
     return text("rule", smooth=SMOOTH_VALIDATIONS, gain=mt_common.PLATEAU_GAIN, last=WINDOW_VALIDATIONS)
-
-
-def has_stopped_improving(rec) -> bool | None:
-    """The kit's rule (:func:`mt_common.convergence`) over the run's own window (:func:`plateau_window`)."""
-    return convergence_of(rec)["stopped"]
 
 
 def convergence_rows(recs) -> list[list[Any]]:
@@ -73,7 +69,7 @@ def convergence_summary(recs) -> str:
     if not recs:
         return ""
     stopped = sum(1 for r in recs if r.get("extra", {}).get("stopped_early"))
-    flat = sum(1 for r in recs if has_stopped_improving(r))
+    flat = sum(1 for r in recs if convergence_of(r)["stopped"])
     # train_time_s, not wall_time_s: a run resumed from its checkpoint keeps its training timer, not its wall time
     hours = sum(float(r["metrics"].get("train_time_s") or 0) for r in recs) / 3600
     return text("summary", stopped=stopped, n=len(recs), cap=len(recs) - stopped, flat=flat,
