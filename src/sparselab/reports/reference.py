@@ -11,10 +11,7 @@ import yaml
 
 from sparselab.errors import ConfigError
 
-from .records import PROJECT
-
 PACKAGED = Path(__file__).resolve().parent / "data" / "papers.yaml"
-SHARED = PROJECT.parent / "shared" / "reference" / "papers.yaml"   # the project's own copy (dev machines, CI)
 REFERENCE = PACKAGED
 
 

@@ -20,7 +20,6 @@ EXPERIMENT = "peters2019/table2_mt"
 PAIRS = ("de-en", "en-de", "ja-en", "en-ja", "ro-en", "en-ro")
 # (papers.yaml row name, α, label) — Table 2 ties attention α to output α
 MAPPINGS = (("softmax", 1.0, "softmax (α=1)"), ("entmax15", 1.5, "1.5-entmax"), ("sparsemax", 2.0, "sparsemax (α=2)"))
-NO_DATA = "no training data offline"
 
 Config = tuple[float, float]            # (output α, attention α)
 Key = tuple[str, float, float]          # (pair, output α, attention α)
