@@ -13,7 +13,7 @@ import markdown
 
 from sparselab.engine.record import identity
 
-from .records import other_runs, relative_run, runs_root, scrub, selection
+from .records import other_runs, relative_run, scrub, selection
 from .templates import snippets
 
 TEXT = snippets(__package__, "index")     # the page's style sheet and fixed prose (``index.md``)
@@ -38,10 +38,9 @@ def provenance(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "total_wall_time_s": round(sum(r.get("wall_time_s", 0) or 0 for r in recs), 1)}
 
 
-def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike | None = None,
+def write_configs(out_dir: Path, recs: Sequence[dict[str, Any]], runs: str | os.PathLike,
                   name: str = "runs.jsonl") -> Path:
     """Store every run's config, hash (and its identity version) and metrics beside the report that used them."""
-    runs = runs_root() if runs is None else runs
     rows = []
     for r in sorted(recs, key=lambda r: r["run_dir"]):
         # scrub: config values under the runs root (data.cache_dir = ${paths.runs}/.cache/mt) hold its path
@@ -164,12 +163,11 @@ def summary_html(items: Sequence[tuple[str, str, str]], claims: Sequence[Any], p
 
 
 def write_index(out_dir: Path, title: str, items: Sequence[tuple[str, str, str]],
-                recs: Sequence[dict[str, Any]], notes: str = "", runs: str | os.PathLike | None = None,
+                recs: Sequence[dict[str, Any]], notes: str = "", *, runs: str | os.PathLike,
                 profile: str | None = None, claims: Sequence[Any] = ()) -> Path:
     """index.html: the summary, every report file inline with its runs' provenance; ``notes``: Markdown.
 
     An item whose file is not in ``out_dir`` gets no section: it is named once under "not in this folder"."""
-    runs = runs_root() if runs is None else runs
     out_dir = Path(out_dir)
     esc = html.escape
     absent = [(name, rel) for name, rel, _ in items if not (out_dir / rel).exists()]

@@ -12,7 +12,7 @@ from ..claims import paper_page, table
 from ..index import write_configs, write_index
 from ..mt_common import BLEU_DIR, pair_of
 from ..numbers import pick
-from ..records import relative_run, runs_root, scrub
+from ..records import relative_run, scrub
 from ..reference import reference
 from ..templates import artifacts
 
@@ -34,10 +34,9 @@ def index_items(out: Path) -> list[tuple[str, str, str]]:
                     for p in sorted(out.glob("attention_maps_*.png"))]
 
 
-def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
     """Every report file of the paper in ``out``; returns the records behind them."""
-    runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -7,9 +7,8 @@ from typing import Any, Mapping
 from sparselab import plots
 from . import claims
 from .header import paper_summary, profile_header
-from .runs import F3, FIG_LOSSES, PAPER, Point, load_figure3
+from .runs import F3, FIG_LOSSES, Point, load_figure3
 from ..profile_diff import profile_lines
-from ..reference import reference
 from ..tables import NONE, md_table
 from ..templates import template
 
@@ -125,10 +124,10 @@ def plot_figure3(data: Mapping[Point, dict], path: Path, profile: str) -> Path:
     return plots.save(fig, path, dpi=110)
 
 
-def write_figure3(profile: str, out: Path, runs, ref: Mapping[str, Any] | None = None) -> tuple[list[dict], list[str]]:
+def write_figure3(profile: str, out: Path, runs, ref: Mapping[str, Any]) -> tuple[list[dict], list[str]]:
     """figure3_label_proportions.md and .png; returns the records used and the profile's reductions."""
     recs, data = load_figure3(runs, profile)
-    ref = (reference(PAPER) if ref is None else ref).get("figure3_label_proportions", {})
+    ref = ref.get("figure3_label_proportions", {})
     (Path(out) / "figure3_label_proportions.md").write_text(figure3_text(profile, recs, data, ref,
                                                                         profile_lines(F3, recs, profile)))
     plot_figure3(data, Path(out) / "figure3_label_proportions.png", profile)

@@ -13,7 +13,7 @@ from .table4 import TABLE4
 from ..claims import Claim, paper_page
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import load, runs_root
+from ..records import load
 from ..reference import reference
 from ..templates import artifacts, template
 
@@ -23,15 +23,14 @@ ARTIFACTS = artifacts(__package__)
 prose = template(__name__)
 
 
-def write_reports(profile: str, out: Path, options: Mapping[str, Any] | None = None, runs=None,
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs,
                   ref: Mapping[str, Any] | None = None, reuters_msg: str | None = None) -> list[dict]:
     """Every report file of the paper in ``out``; returns the records behind them.
 
     ``--only`` SNLI rewrites the SNLI files only; Table 2 alone (or a clone without Figure 3 / SNLI records) rewrites
     Table 2 only (:func:`write_table2_only`): the other files stay as an earlier run wrote them."""
-    runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
-    only = list((options or {}).get("only") or [])
+    only = list(options.get("only") or [])
     if only == [T2] or (not only and not load(runs, profile, F3) and not load(runs, profile, T3)):
         return write_table2_only(profile, out, runs, ref, reuters_msg)
     recs4, red4 = write_snli(profile, out, runs, ref)

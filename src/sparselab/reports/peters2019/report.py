@@ -16,7 +16,7 @@ from .. import mt_common
 from ..claims import paper_page
 from ..index import write_configs, write_index
 from ..numbers import pick
-from ..records import runs_root, scrub
+from ..records import scrub
 from ..reference import reference
 from ..templates import artifacts
 
@@ -35,10 +35,9 @@ def restore_files(rec, report: Path) -> int:
     return predictions.restore(Path(report), kind, rec, R.key, R.setting_of)
 
 
-def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs=None,
+def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs,
                   ref: Mapping[str, Any] | None = None) -> list[dict]:
     """Every report file in ``out``; returns the records. ``--only`` MT leaves the inflection files alone."""
-    runs = runs_root() if runs is None else runs
     ref = reference(PAPER) if ref is None else ref
     out = Path(out)
     mt_only = bool(options.get("mt")) and list(options.get("only") or []) == [EXPERIMENT]
