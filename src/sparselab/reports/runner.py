@@ -88,10 +88,10 @@ def check_set(extra: Sequence[str]) -> None:
         raise PipelineError(SAY["bad_set"].format(bad=", ".join(bad), keys=", ".join(WHERE_KEYS)))
 
 
-def sweep_args(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+def sweep_args(experiment: str, profile: str, overrides: Sequence[str] = (),
                runs: str | os.PathLike | None = None) -> list[str]:
-    """The arguments of ``python -m sparselab.run`` for an experiment's sweep."""
-    return [*(["-m"] if multirun else []), f"experiment={experiment}", f"profile={profile}",
+    """The arguments of ``python -m sparselab.run`` for an experiment's sweep (a Hydra multirun)."""
+    return ["-m", f"experiment={experiment}", f"profile={profile}",
             f"paths.runs={runs or runs_root()}", *overrides]
 
 
@@ -101,9 +101,9 @@ def _start(cmd: list[str]) -> subprocess.Popen:
     return subprocess.Popen(cmd, cwd=PROJECT, env=env)
 
 
-def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (), multirun: bool = True,
+def start_sweep(experiment: str, profile: str, overrides: Sequence[str] = (),
                 runs: str | os.PathLike | None = None) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "sparselab.run", *sweep_args(experiment, profile, overrides, multirun, runs)]
+    cmd = [sys.executable, "-m", "sparselab.run", *sweep_args(experiment, profile, overrides, runs)]
     print("[sparselab] $", " ".join(cmd), flush=True)
     return _start(cmd)
 
