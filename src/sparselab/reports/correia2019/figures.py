@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -20,10 +20,18 @@ def _kinds(*dicts: Mapping) -> list[str]:
     return [k for k in KINDS if k in present]
 
 
-def _panels(n: int, width: float = 4.5, height: float = 3.5):
-    plt = plots.pyplot()
-    fig, axes = plt.subplots(1, max(1, n), figsize=(width * max(1, n), height), squeeze=False)
-    return fig, axes[0]
+def _per_kind(path: Path, dicts: Sequence[Mapping], draw: Callable[[Any, str], None], title: str | None = None) -> Path:
+    """One panel per attention type that ``dicts`` hold, titled and drawn by ``draw(ax, kind)``, saved to ``path``."""
+    kinds = _kinds(*dicts)
+    n = max(1, len(kinds))
+    fig, axes = plots.pyplot().subplots(1, n, figsize=(4.5 * n, 3.5), squeeze=False)
+    for ax, kind in zip(axes[0], kinds):
+        draw(ax, kind)
+        ax.set(title=TITLES[kind])
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return plots.save(fig, path)
 
 
 def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None = None) -> Path:
@@ -31,60 +39,47 @@ def alpha_trajectories(history: Sequence[Mapping], path: Path, title: str | None
     if not history:
         raise ValueError("alpha_trajectories: empty history (no learned α recorded)")
     steps = [int(h["step"]) for h in history]
-    sites = list(history[0]["alpha"])
     by_kind: dict[str, list[str]] = {}
-    for site in sites:
+    for site in history[0]["alpha"]:
         by_kind.setdefault(site.split("/")[0], []).append(site)
-    kinds = _kinds(by_kind)
     plt = plots.pyplot()
-    fig, axes = _panels(len(kinds))
-    for ax, kind in zip(axes, kinds):
+
+    def draw(ax, kind: str) -> None:
         layers = sorted(by_kind[kind], key=lambda s: int(s.split("/l")[-1]))
         colors = plt.cm.viridis(np.linspace(0, 0.9, len(layers)))
         for color, site in zip(colors, layers):
             values = np.array([h["alpha"][site] for h in history])      # (steps, heads)
             for j in range(values.shape[1]):
                 ax.plot(steps, values[:, j], color=color, lw=1, label=f"layer {site.split('/l')[-1]}" if j == 0 else None)
-        ax.set(title=TITLES[kind], xlabel="training step", ylabel="α", ylim=(0.95, 2.05))
+        ax.set(xlabel="training step", ylabel="α", ylim=(0.95, 2.05))
         ax.legend(fontsize=7, loc="best")
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    return plots.save(fig, path)
+    return _per_kind(path, [by_kind], draw, title)
 
 
 def alpha_histograms(alphas: Mapping[str, Sequence[float]], path: Path, bins: int = 20) -> Path:
     """``alphas``: ``{kind: [α of every head]}`` (:func:`sparselab.analysis.heads.alphas_by_kind`)."""
-    kinds = _kinds(alphas)
-    fig, axes = _panels(len(kinds))
-    for ax, kind in zip(axes, kinds):
+    def draw(ax, kind: str) -> None:
         ax.hist(alphas[kind], bins=bins, range=(1.0, 2.0), color="tab:blue", edgecolor="white")
-        ax.set(title=TITLES[kind], xlabel="learned α", ylabel="heads")
-    fig.tight_layout()
-    return plots.save(fig, path)
+        ax.set(xlabel="learned α", ylabel="heads")
+    return _per_kind(path, [alphas], draw)
 
 
 def density_histograms(densities: Mapping[str, Mapping[str, Sequence[float]]], path: Path, bins: int = 20) -> Path:
     """``densities``: ``{model label: {kind: [density of every head]}}``, overlaid per attention type."""
-    kinds = _kinds(*densities.values())
-    fig, axes = _panels(len(kinds))
-    for ax, kind in zip(axes, kinds):
+    def draw(ax, kind: str) -> None:
         for label, per_kind in densities.items():
             if kind in per_kind:
                 ax.hist(per_kind[kind], bins=bins, range=(0.0, 1.0), alpha=0.5, label=label)
-        ax.set(title=TITLES[kind], xlabel="head density (share of nonzero weights)", ylabel="heads")
+        ax.set(xlabel="head density (share of nonzero weights)", ylabel="heads")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    return plots.save(fig, path)
+    return _per_kind(path, densities.values(), draw)
 
 
 def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
     """Per layer the heads sorted; line r joins every layer's r-th sparsest head (the spread within layers)."""
-    kinds = _kinds(*densities.values())
-    plt = plots.pyplot()
-    fig, axes = _panels(len(kinds))
-    colors = dict(zip(densities, plt.cm.tab10.colors))
-    for ax, kind in zip(axes, kinds):
+    colors = dict(zip(densities, plots.pyplot().cm.tab10.colors))
+
+    def draw(ax, kind: str) -> None:
         for label, per_kind in densities.items():
             layers = sorted(per_kind.get(kind, {}), key=int)
             if not layers:
@@ -93,26 +88,22 @@ def sorted_density(densities: Mapping[str, Mapping[str, Mapping]], path: Path) -
             ranked = np.array([sorted(per_kind[kind][layer]) for layer in layers])   # (layers, heads)
             for r in range(ranked.shape[1]):
                 ax.plot(x, ranked[:, r], color=colors[label], lw=0.8, marker=".", label=label if r == 0 else None)
-        ax.set(title=TITLES[kind], xlabel="layer", ylabel="head density", ylim=(-0.02, 1.02))
+        ax.set(xlabel="layer", ylabel="head density", ylim=(-0.02, 1.02))
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    return plots.save(fig, path)
+    return _per_kind(path, densities.values(), draw)
 
 
 def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
     """``js``: ``{model label: {kind: {layer: mean JS head diversity}}}``, one line per model."""
-    kinds = _kinds(*js.values())
-    fig, axes = _panels(len(kinds))
-    for ax, kind in zip(axes, kinds):
+    def draw(ax, kind: str) -> None:
         for label, per_kind in js.items():
             layers = sorted(per_kind.get(kind, {}), key=int)
             if layers:
                 ax.plot([int(layer) for layer in layers], [per_kind[kind][layer] for layer in layers], marker="o",
                         label=label)
-        ax.set(title=TITLES[kind], xlabel="layer", ylabel="JS head diversity")
+        ax.set(xlabel="layer", ylabel="JS head diversity")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    return plots.save(fig, path)
+    return _per_kind(path, js.values(), draw)
 
 
 def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: Sequence[str],
