@@ -32,10 +32,6 @@ def figure4_points(recs, ref) -> dict[str, list[tuple[float, list[dict], float |
     return out
 
 
-def planned_grid(options: Mapping[str, Any], grid: str) -> list[float]:
-    return sorted(float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, []))
-
-
 def figure4_cell(rs, planned: bool, pair_run: bool):
     """The mean best validation accuracy of a point's runs, else why the point has none."""
     v = values(rs, "val_acc_best")
@@ -50,7 +46,8 @@ def figure4_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[st
     pts = figure4_points(recs, ref)
     run = FIG4_PAIR in mt_options(options).get("pairs", [])
     out += text("intro", pair=FIG4_PAIR, fixed=FIXED) + "\n\n"
-    planned = {grid: set(planned_grid(options, grid)) | {FIXED} for grid in ("attn", "out")}
+    planned = {grid: {float(a) for a in (mt_options(options).get("figure4") or {}).get(grid, [])} | {FIXED}
+               for grid in ("attn", "out")}
     for grid, name in (("attn", "attention α"), ("out", "output α")):
         ran = [x for x, rs, _ in pts[grid] if values(rs, "val_acc_best")]
         out += text("points", name=name, ran=", ".join(f"{x:g}" for x in ran) or "none",

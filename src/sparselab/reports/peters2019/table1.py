@@ -13,14 +13,6 @@ text = template(__name__)
 REF_COLUMNS = ["high_avg", "high_ens", "medium_avg", "medium_ens"]
 
 
-def table1_header() -> list[str]:
-    hdr = ["output α", "attention α"]
-    for s in SETTINGS:
-        for kind in KINDS:
-            hdr += [f"{s} {kind} (ours)", f"{s} {kind} (paper)", "Δ"]
-    return hdr
-
-
 def accuracy_cells(rs: Sequence[dict], ref_value: float | None, run_here: bool) -> list[Any]:
     """(ours, paper, Δ) for one configuration and column; ours = mean over the records' ``acc``."""
     if not run_here:
@@ -153,7 +145,9 @@ def table1_text(profile: str, options: Mapping[str, Any], train, ens, ref: Mappi
                 baseline: Mapping[str, list[dict]] | None = None) -> str:
     out = header.inflection("Table 1 — word accuracy (%) by output α × attention α", profile, options, trained(train))
     out += text("intro") + "\n\n"
-    out += md_table(table1_header(), table1_rows(train, ens, options, ref))
+    out += md_table(["output α", "attention α", *(c for s in SETTINGS for k in KINDS
+                                                  for c in (f"{s} {k} (ours)", f"{s} {k} (paper)", "Δ"))],
+                    table1_rows(train, ens, options, ref))
     if baseline is not None and settings_run(options):
         out += "\n" + text("baseline") + "\n\n"
         out += md_table(["setting", "baseline, eval split", "baseline, dev",

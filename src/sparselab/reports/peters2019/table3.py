@@ -7,11 +7,13 @@ from typing import Any, Mapping
 from . import header
 from .runs import MAPPINGS, PAIRS, by_key, mt_options, table2_records
 from ..mt_common import pair_status, run_sets, values
+from ..reference import table_cell
 from ..tables import MISSING, NONE, md_table
 from ..templates import template
 
 text = template(__name__)
 PAPER_PAIR = "de-en"            # the paper's Table 3 is on IWSLT17 de-en
+PAPER_COLUMNS = ["attended_source_tokens", "target_words_nonzero"]
 
 
 def num(x: float | None) -> Any:
@@ -21,14 +23,9 @@ def num(x: float | None) -> Any:
     return f"{int(x):,}" if float(x).is_integer() and abs(x) >= 1000 else float(x)
 
 
-def paper_sparsity(ref: Mapping[str, Any], mapping: str) -> tuple[float | None, float | None]:
-    t = ref.get("table3_sparsity_deen", {})
-    row = t.get("rows", {}).get(mapping)
-    if not row:
-        return None, None
-    cols = t.get("columns", ["attended_source_tokens", "target_words_nonzero"])
-    get = lambda c: float(row[cols.index(c)]) if c in cols and row[cols.index(c)] is not None else None  # noqa: E731
-    return get("attended_source_tokens"), get("target_words_nonzero")
+def paper_sparsity(ref: Mapping[str, Any], mapping: str) -> tuple[float | None, ...]:
+    """The paper's (attended source tokens, nonzero target words) of a mapping (papers.yaml, de-en)."""
+    return tuple(table_cell(ref, "table3_sparsity_deen", mapping, c, PAPER_COLUMNS) for c in PAPER_COLUMNS)
 
 
 def table3_rows(recs, options, ref) -> list[list[Any]]:
