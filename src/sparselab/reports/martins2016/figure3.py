@@ -31,9 +31,8 @@ def figure3_cell(r: dict | None, metric: str) -> str:
     """``mean ± std`` over seeds (5 decimals), the mean alone with one seed, ``–`` when not run."""
     if r is None:
         return NONE
-    if len(r["extra"].get("seeds", [])) > 1:
-        return f"{r['metrics'][metric]:.5f} ± {r['metrics'][metric + '_std']:.5f}"
-    return f"{r['metrics'][metric]:.5f}"
+    std = f" ± {r['metrics'][metric + '_std']:.5f}" if len(r["extra"].get("seeds", [])) > 1 else ""
+    return f"{r['metrics'][metric]:.5f}{std}"
 
 
 def figure3_rows(data: Mapping[Point, dict], K: int, mix: str, lengths: list[float]) -> list[list[str]]:
@@ -51,9 +50,7 @@ def crossover(diffs: list[tuple[float, float]]) -> str:
     if not better[-1]:
         n = sum(better)
         return f"no crossover: softmax better or equal at the largest L ({n} of {len(diffs)} L values favour sparsemax)"
-    i = len(better)
-    while i > 0 and better[i - 1]:
-        i -= 1
+    i = max(j for j, b in enumerate(better) if not b) + 1      # the first L of the last run of sparsemax wins
     return (f"sparsemax better from L = {diffs[i][0]:g} on (softmax better or equal at L = {diffs[i - 1][0]:g}); "
             f"{sum(better)} of {len(diffs)} L values favour sparsemax")
 
