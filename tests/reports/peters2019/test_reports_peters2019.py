@@ -216,7 +216,7 @@ def with_history(runs, stopped):
 def test_baseline_row_sits_beside_our_softmax_and_worst_configuration(runs):
     record.write(runs / "smoke" / "peters2019" / "baseline_medium", baseline_record(61.0, 60.0))
     train, _ = R.collect(runs, "smoke")
-    base = R.collect_baseline(runs, "smoke")
+    base = R.per_setting(runs, "smoke", "baseline")
     official = {"sigmorphon2018_official_baseline_dev": {"values": {"medium": 63.64}}}
     rows = table1.baseline_rows(base, train, {**SMOKE, "baseline": True}, official)
     # softmax/softmax mean (80+84)/2 = 82; worst configuration (1.5,1.5) = 50; same languages (zulu) and split;

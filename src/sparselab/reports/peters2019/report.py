@@ -70,7 +70,7 @@ def gather(runs, profile: str, options: Mapping[str, Any], out: Path) -> tuple:
     """(train, ensemble, baseline per setting, MT records, live) from the runs folder, else committed ones."""
     def records(stored=None):
         train, ens = R.collect(runs, profile, stored)
-        baseline = R.collect_baseline(runs, profile, stored) if options.get("baseline") else None
+        baseline = R.per_setting(runs, profile, "baseline", stored) if options.get("baseline") else None
         mt_recs = R.collect_mt(runs, profile, stored) if options.get("mt") else []
         return train, ens, baseline, mt_recs
 

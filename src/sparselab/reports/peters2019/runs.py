@@ -67,20 +67,17 @@ def is_run(options: Mapping[str, Any], setting: str, kind: str, cell: Config | N
     return kind == "avg" or cell is None or not seeded or all(x in seeded for x in cell)
 
 
+def per_setting(runs, profile: str, kind: str, stored: Sequence[dict] | None = None) -> dict[str, list[dict]]:
+    """Finished ``peters2019/<kind>_<setting>`` records per setting (``stored``: among these committed ones); ``kind``
+    table1, ensemble or baseline (the shared task's non-neural one)."""
+    return {s: load(runs, profile, f"{PAPER}/{kind}_{s}", lambda r, s=s: setting_of(r) == s, stored)
+            for s in SETTINGS}
+
+
 def collect(runs, profile: str, stored: Sequence[dict] | None = None
             ) -> tuple[dict[str, list[dict]], dict[str, list[dict]]]:
     """Finished training and ensemble records per setting (``stored``: among these committed ones)."""
-    train, ens = {}, {}
-    for s in SETTINGS:
-        train[s] = load(runs, profile, f"{PAPER}/table1_{s}", lambda r, s=s: setting_of(r) == s, stored)
-        ens[s] = load(runs, profile, f"{PAPER}/ensemble_{s}", lambda r, s=s: setting_of(r) == s, stored)
-    return train, ens
-
-
-def collect_baseline(runs, profile: str, stored: Sequence[dict] | None = None) -> dict[str, list[dict]]:
-    """Finished runs of the shared task's non-neural baseline (``peters2019/baseline_<setting>``)."""
-    return {s: load(runs, profile, f"{PAPER}/baseline_{s}", lambda r, s=s: setting_of(r) == s, stored)
-            for s in SETTINGS}
+    return per_setting(runs, profile, "table1", stored), per_setting(runs, profile, "ensemble", stored)
 
 
 def same_languages(baseline: Sequence[dict], train: Sequence[dict]) -> bool:
