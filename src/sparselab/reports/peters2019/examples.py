@@ -13,11 +13,9 @@ EXAMPLE_CONFIGS = [(1.0, 1.0), (1.5, 1.5), (2.0, 2.0)]
 
 
 def example_rows(rec: dict) -> list[list[Any]]:
-    rows = []
-    for ex in rec["extra"].get("examples", []):
-        outs = "; ".join(f"{o['form']!r} {o['prob']:.4g}" for o in ex["outputs"]) or "(none finished)"
-        rows.append([ex["lang"], ex["lemma"], ex["tags"], ex["gold"], outs, "yes" if ex["exact"] else "no", ex["mass"]])
-    return rows
+    return [[ex["lang"], ex["lemma"], ex["tags"], ex["gold"],
+             "; ".join(f"{o['form']!r} {o['prob']:.4g}" for o in ex["outputs"]) or "(none finished)",
+             "yes" if ex["exact"] else "no", ex["mass"]] for ex in rec["extra"].get("examples", [])]
 
 
 def example_runs(options: Mapping[str, Any], train) -> list[tuple[str, Config, dict]]:

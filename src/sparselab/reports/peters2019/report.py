@@ -147,7 +147,6 @@ def mt_numbers(runs, profile: str) -> dict[str, dict[str, float]]:
     out = {}
     for r in R.collect_mt(runs, profile):
         p, a, b = R.mt_key(r)
-        sets = sorted(r.get("extra", {}).get("extra_test", {}))
-        extra = [f"bleu_{n}" for n in sets] + [f"bleu_tok_{n}" for n in sets]
+        extra = [f"{m}_{n}" for n in sorted(r.get("extra", {}).get("extra_test", {})) for m in ("bleu", "bleu_tok")]
         out[f"table2_mt/{p},alpha={a},attn_alpha={b},seed={R.seed_of(r)}"] = pick(r["metrics"], [*MT_METRICS, *extra])
     return out

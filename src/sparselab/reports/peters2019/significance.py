@@ -25,11 +25,10 @@ def significance_rows(out: Path, recs) -> Significance:
         firsts = [next(r for r in g[(p, a, a)] if seed_of(r) == seed) for _, a, _ in order]
         stems = [f"{BLEU_DIR}/{bleu_file_stem(r, 'test')}.tok" for r in firsts]
         hyps, refs = [f"{s}.hyp.txt" for s in stems], [f"{s}.ref.txt" for s in stems]
-        if not all((out / f).exists() for f in hyps + refs):
-            rows.append([p, NONE, NONE, NONE, NONE, NONE, NONE, f"files missing in {BLEU_DIR}/"])
-            continue
-        if len({(out / f).read_bytes() for f in refs}) > 1:
-            rows.append([p, NONE, NONE, NONE, NONE, NONE, NONE, "the runs' references differ: not comparable"])
+        missing = not all((out / f).exists() for f in hyps + refs)
+        if missing or len({(out / f).read_bytes() for f in refs}) > 1:
+            why = f"files missing in {BLEU_DIR}/" if missing else "the runs' references differ: not comparable"
+            rows.append([p, *[NONE] * 6, why])
             continue
         signature, results = mt_common.paired_bootstrap(out / refs[0], [out / h for h in hyps])
         base = results[0].score

@@ -19,12 +19,10 @@ def best_rows(train, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list
     exact_ref = sp_ref.get("beam_exact_share", {})
     rows = []
     for s in SETTINGS:
-        if s not in settings_run(options):
-            rows.append([s, NOT_RUN, "", "", "", single_ref.get(s), "", exact_ref.get(s)])
-            continue
-        g = by_config(train[s])
+        g = by_config(train[s]) if s in settings_run(options) else {}
         if not g:
-            rows.append([s, MISSING, "", "", "", single_ref.get(s), "", exact_ref.get(s)])
+            why = MISSING if s in settings_run(options) else NOT_RUN
+            rows.append([s, why, "", "", "", single_ref.get(s), "", exact_ref.get(s)])
             continue
         k = best_key(g)
         rows.append([s, f"output α {k[0]}, attention α {k[1]}", seed_mean(g[k], "val_acc_best"),

@@ -37,19 +37,19 @@ def ordering(scores: Mapping[str, float | None]) -> str:
 
 def ordering_rows(recs, options, ref) -> list[list[Any]]:
     """Per direction run: our order of the three mappings by tokenized BLEU and by SacreBLEU, beside the paper's."""
-    opts, g = mt_options(options), by_key(table2_records(recs))
+    opts, rows = mt_options(options), table2_rows(recs)
     short = {"softmax": "softmax", "entmax15": "1.5-entmax", "sparsemax": "sparsemax"}
-    rows = []
+    out = []
     for p in PAIRS:
-        paper = ordering({short[n]: (paper_bleu(ref, PAPER_T2, n, p, PAIRS) or (None,))[0] for n, _, _ in MAPPINGS})
+        paper = ordering({short[n]: (paper_bleu(ref, PAPER_T2, n, p, PAIRS) or (None,))[0] for _, n, _ in rows})
         status = pair_status(opts, p)
         if status is not None:
-            rows.append([p, status, status, paper])
+            out.append([p, status, status, paper])
             continue
-        tok, det = ({short[n]: (mean(values(g.get((p, a, a), []), m)) if values(g.get((p, a, a), []), m) else None)
-                     for n, a, _ in MAPPINGS} for m in ("bleu_tok", "bleu"))
-        rows.append([p, ordering(tok), ordering(det), paper])
-    return rows
+        tok, det = ({short[n]: mean(v) if (v := values(runs[p], m)) else None for _, n, runs in rows}
+                    for m in ("bleu_tok", "bleu"))
+        out.append([p, ordering(tok), ordering(det), paper])
+    return out
 
 
 def table2_text(profile: str, options: Mapping[str, Any], recs, ref: Mapping[str, Any],
