@@ -111,9 +111,7 @@ def load(runs: str | os.PathLike, profile: str, experiment: str,
             else find_stored(stored, runs, profile, experiment, where))
     sel = _SELECTION.get()
     if sel is not None:
-        for r in recs:
-            if record.identity(r) not in sel.ids:
-                sel.others[r["run_dir"]] = r
+        sel.others.update({r["run_dir"]: r for r in recs if record.identity(r) not in sel.ids})
         recs = [r for r in recs if record.identity(r) in sel.ids]
     return once_per_job(recs)
 

@@ -78,29 +78,28 @@ def axes(panel) -> tuple[list, list]:
     return [], y
 
 
+def _where(m, default: str = "") -> tuple[str, str]:
+    """(config, summary or ``default``; the key) of a metric a panel reads."""
+    if isinstance(m, wr.Config):
+        return "config", m.name
+    if isinstance(m, wr.SummaryMetric):
+        return "summary", m.name
+    return default, m.name if isinstance(m, wr.Metric) else str(m)
+
+
 def panel_keys(panel) -> list[tuple[str, str]]:
     """``[(where, key)]`` a panel reads (config, summary, history, regex); the x-axis step left out."""
-    def one(m, default: str) -> tuple[str, str]:
-        if isinstance(m, wr.Config):
-            return "config", m.name
-        if isinstance(m, wr.SummaryMetric):
-            return "summary", m.name
-        return default, m.name if isinstance(m, wr.Metric) else str(m)
-
     x, y = axes(panel)
     if isinstance(panel, wr.LinePlot) and panel.metric_regex:
         return [("regex", panel.metric_regex)]
     over_steps = isinstance(panel, (wr.LinePlot, wr.MediaBrowser, wr.WeavePanelSummaryTable))
-    return [one(m, "history" if over_steps else "summary")
+    return [_where(m, "history" if over_steps else "summary")
             for m in (x if isinstance(panel, wr.ScatterPlot) else []) + y]
 
 
 def _metric(m) -> str:
-    if isinstance(m, wr.Config):
-        return f"config.{m.name}"
-    if isinstance(m, wr.SummaryMetric):
-        return f"summary.{m.name}"
-    return m.name if isinstance(m, wr.Metric) else str(m)
+    where, key = _where(m)
+    return f"{where}.{key}" if where else key
 
 
 def describe(panel) -> dict[str, str]:

@@ -386,8 +386,7 @@ def head_paths(history: Sequence[Mapping[str, Any]]) -> tuple[list[int], dict[tu
     for site in (history[0]["alpha"] if history else {}):
         kind, layer = site.split("/l")
         a = np.array([h["alpha"][site] for h in history], dtype=float)       # (steps, heads)
-        for j in range(a.shape[1]):
-            paths[(kind, int(layer), j)] = a[:, j]
+        paths.update({(kind, int(layer), j): a[:, j] for j in range(a.shape[1])})
     return steps, paths
 
 

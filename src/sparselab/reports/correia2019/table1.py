@@ -23,15 +23,11 @@ def paper_corpus(ref: Mapping[str, Any], pair: str) -> str:
     return next((c[1] for c in cols if c[0] == pair and len(c) > 1), "?")
 
 
-def variants_present(recs) -> list[str]:
-    """The Table 1 rows, and the output-α row when such runs exist."""
-    extra = ["output_alpha"] if any(variant_of(r) == "output_alpha" for r in recs) else []
-    return [*TABLE1_VARIANTS, *extra]
-
-
 def table1_rows(recs) -> list[mt_common.BleuRow]:
+    """The Table 1 rows, and the output-α row when such runs exist: (label, variant, {direction: runs})."""
     g = by_key(recs)
-    return [(LABELS[v], v, {p: g.get((p, v), []) for p in PAIRS}) for v in variants_present(recs)]
+    extra = ["output_alpha"] if any(variant_of(r) == "output_alpha" for r in recs) else []
+    return [(LABELS[v], v, {p: g.get((p, v), []) for p in PAIRS}) for v in (*TABLE1_VARIANTS, *extra)]
 
 
 def test_set_lines(recs, ref) -> list[str]:
