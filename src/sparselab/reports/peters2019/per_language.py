@@ -13,22 +13,17 @@ CSV_HEADER = ["setting", "kind", "output_alpha", "attention_alpha", "seed", "lan
 
 def per_language_rows(train, ens, baseline=None) -> list[list[Any]]:
     """One row per run and language; the baseline's (kind ``baseline``) have no α's, no seed, no beam shares."""
-    rows = []
+    runs = []       # (setting, kind, output α, attention α, seed, record)
     for kind, src in (("single", train), ("ensemble", ens)):
         for s in SETTINGS:
             for r in sorted(src[s], key=lambda r: (key(r), int(r["config"]["seed"]))):
-                a, b = key(r)
                 seed = r["config"]["seed"] if kind == "single" else "+".join(
                     str(m["seed"]) for m in r["extra"].get("members", []))
-                for lang, v in sorted(r["extra"].get("per_language", {}).items()):
-                    rows.append([s, kind, a, b, seed, lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}",
-                                 v["n"], f"{v['exact_share']:.4f}", f"{v['single_share']:.4f}"])
-    for s in SETTINGS:
-        for r in (baseline or {}).get(s, []):
-            for lang, v in sorted(r["extra"].get("per_language", {}).items()):
-                rows.append([s, "baseline", "", "", "", lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}",
-                             v["n"], "", ""])
-    return rows
+                runs.append((s, kind, *key(r), seed, r))
+    runs += [(s, "baseline", "", "", "", r) for s in SETTINGS for r in (baseline or {}).get(s, [])]
+    return [[s, kind, a, b, seed, lang, f"{v['accuracy']:.2f}", f"{v['edit_distance']:.4f}", v["n"],
+             *(("", "") if kind == "baseline" else (f"{v['exact_share']:.4f}", f"{v['single_share']:.4f}"))]
+            for s, kind, a, b, seed, r in runs for lang, v in sorted(r["extra"].get("per_language", {}).items())]
 
 
 def write_per_language_csv(path: Path, train, ens, baseline=None) -> Path:
