@@ -108,14 +108,12 @@ def extra_rows(recs, rows: Sequence[BleuRow], joined: bool, opts: Mapping[str, A
 
 def tokenization_lines(recs) -> list[str]:
     """How each target language's two BLEUs are tokenized, with the SacreBLEU signatures, from the records."""
-    seen: dict[tuple, list[str]] = {}
+    seen: dict[tuple, dict[str, None]] = {}      # the pairs of each (tokenization, signatures), in first-seen order
     for r in recs:
         e = r.get("extra", {})
         t = e.get("test", {})
         k = (e.get("bleu_tokenization"), t.get("bleu_signature"), t.get("bleu_tok_signature"))
-        seen.setdefault(k, [])
-        if pair_of(r) not in seen[k]:
-            seen[k].append(pair_of(r))
+        seen.setdefault(k, {})[pair_of(r)] = None
     return [f"- **{', '.join(pairs)}**: {how}. SacreBLEU signature (detokenized): `{sig}`; tokenized: `{sig_tok}`"
             for (how, sig, sig_tok), pairs in seen.items()]
 
@@ -168,13 +166,9 @@ def plot_learning_curves(path: Path, recs: Sequence[dict], label: Callable[[dict
 def run_sets(rec) -> list[tuple[str, dict, Mapping[str, Any]]]:
     """(set name, files, metrics) for the test set and every extra test set of a run."""
     e = rec.get("extra", {})
-    out = []
-    if e.get("test", {}).get("files"):
-        out.append(("test", e["test"]["files"], rec["metrics"]))
-    for name, x in sorted(e.get("extra_test", {}).items()):
-        if x.get("files"):
-            out.append((name, x["files"], x.get("metrics", {})))
-    return out
+    test = [("test", e["test"]["files"], rec["metrics"])] if e.get("test", {}).get("files") else []
+    return test + [(name, x["files"], x.get("metrics", {})) for name, x in sorted(e.get("extra_test", {}).items())
+                   if x.get("files")]
 
 
 def copy_bleu_files(out: Path, recs, stem: Callable[[dict, str], str], copy: bool = True) -> list[list[Any]]:
@@ -249,12 +243,9 @@ def settings_section(recs, between: str = "") -> str:
 
 def settings_rows(recs) -> list[list[Any]]:
     """One row per direction run: corpora and sizes, BPE, validation schedule and stopping, from the configs."""
-    rows, seen = [], set()
-    for r in recs:
-        p = pair_of(r)
-        if p in seen:
-            continue
-        seen.add(p)
+    rows = []
+    for p in dict.fromkeys(map(pair_of, recs)):
+        r = next(x for x in recs if pair_of(x) == p)
         c, e = r["config"], r.get("extra", {})
         d, tr, t = c["data"], c["trainer"], c["task"]
         ps = d["pairs"][p]
