@@ -276,9 +276,8 @@ def write(out: Path, profile: str, options, recs: Sequence[dict], ref: Mapping[s
         text += "".join(f"- {line}\n" for line in preface) + "\n"
     if notes:
         text += "\n".join(f"- {n}" for n in notes) + "\n\n"
-    traj_text, alpha_text = trajectory_section(runs), alpha_section(runs)
     js = {v: mean_js(rs) for v, rs in runs.items()}
-    text += traj_text + "\n" + alpha_text + "\n" + density_section(runs) + "\n"
+    text += trajectory_section(runs) + "\n" + alpha_section(runs) + "\n" + density_section(runs) + "\n"
     text += prose("js") + "\n\n"
     jr = js_rows(js)
     text += md_table(["attention", "layer", *(LABELS[v] for v in js),

@@ -63,13 +63,9 @@ def positional_rows(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> l
 def positional_claims(runs: Mapping[str, list[dict]], ref: Mapping[str, Any]) -> list[str]:
     """Our median previous-token confidence per model (encoder and decoder heads together) against the paper's."""
     paper = ref.get("positional_head_confidence_median", {}) or {}
-    out = []
-    for v, rs in runs.items():
-        conf = prev_confidences(rs)
-        med = median(conf) if conf else None
-        out.append(f"- {LABELS[v]}: {len(conf)} previous-token heads, median confidence {_f(med)} (paper "
-                   f"{_f(paper.get(v))})" + ("" if conf else " — no head passes the 90 % rule"))
-    return out
+    confs = {v: prev_confidences(rs) for v, rs in runs.items()}
+    return [f"- {LABELS[v]}: {len(c)} previous-token heads, median confidence {_f(median(c) if c else None)} (paper "
+            f"{_f(paper.get(v))})" + ("" if c else " — no head passes the 90 % rule") for v, c in confs.items()]
 
 
 # ---------------------------------------------------------------- BPE merging and interrogation

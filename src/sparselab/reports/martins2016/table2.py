@@ -131,9 +131,7 @@ def table2_f1_cells(by, datasets: list[str], notes: Mapping[str, str]) -> F1Cell
 
 def table2_label_f1_rows(by, datasets: list[str]) -> list[list[str]]:
     rows = []
-    for d in datasets:
-        if d == UNAVAILABLE:
-            continue
+    for d in (d for d in datasets if d != UNAVAILABLE):
         vals = {l: by[(d, l)]["metrics"]["label_f1"] for l in LOSSES if (d, l) in by}
         best = best_keys(vals)
         rows.append([d] + [NONE if l not in vals else (bold(pct(vals[l])) if l in best else pct(vals[l]))
@@ -143,17 +141,13 @@ def table2_label_f1_rows(by, datasets: list[str]) -> list[list[str]]:
 
 def table2_hyper_rows(by, datasets: list[str]) -> list[list[str]]:
     rows = []
-    for d in datasets:
-        for l in LOSSES:
-            if (d, l) not in by:
-                continue
-            r = by[(d, l)]
-            ex = r["extra"]
-            ps = ex.get("per_split", [])
-            l2 = "/".join(f"{p['l2']:g}" for p in ps)
-            thr = "/".join(f"{ex['threshold_name']}={p['threshold']:.3g}" for p in ps)
-            rows.append([d, l, l2, thr, f"{r['metrics']['cv_objective']:.4f}",
-                         str(sum(p["lbfgs_iterations"] for p in ps))])
+    for d, l in ((d, l) for d in datasets for l in LOSSES if (d, l) in by):
+        r = by[(d, l)]
+        ex = r["extra"]
+        ps = ex.get("per_split", [])
+        rows.append([d, l, "/".join(f"{p['l2']:g}" for p in ps),
+                     "/".join(f"{ex['threshold_name']}={p['threshold']:.3g}" for p in ps),
+                     f"{r['metrics']['cv_objective']:.4f}", str(sum(p["lbfgs_iterations"] for p in ps))])
     return rows
 
 

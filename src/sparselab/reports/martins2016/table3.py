@@ -156,14 +156,11 @@ def table3_rows(res: Mapping[str, VariantResult]) -> list[list[str]]:
 
 def grid_rows(res: Mapping[str, VariantResult]) -> tuple[list[str], list[list[str]]]:
     l2s = sorted({l2 for r in res.values() for l2 in r.grid})
-    rows = []
-    for v, r in res.items():
-        cells = []
-        for l2 in l2s:
-            g = r.grid.get(l2)
-            cell = NONE if g is None else pm(g[:2], g[2]) + f" (n={g[2]})"
-            cells.append(f"**{cell}**" if l2 == r.l2 else cell)
-        rows.append([NAMES[v]] + cells)
+
+    def cell(g: tuple[float, float, int] | None, chosen: bool) -> str:
+        c = NONE if g is None else pm(g[:2], g[2]) + f" (n={g[2]})"
+        return f"**{c}**" if chosen else c
+    rows = [[NAMES[v], *(cell(r.grid.get(l2), l2 == r.l2) for l2 in l2s)] for v, r in res.items()]
     return ["variant"] + [f"dev acc, L2={l2:g}" for l2 in l2s], rows
 
 

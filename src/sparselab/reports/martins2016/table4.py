@@ -26,8 +26,7 @@ def attended(words: Sequence[str], weights: Sequence[float], variant: str) -> st
     """Every nonzero word with its weight (sparse mappings), or the ``DENSE_TOP`` largest (dense ones)."""
     pairs = [(i, w, x) for i, (w, x) in enumerate(zip(words, weights)) if x > 0]
     if variant not in SPARSE_FAMILY:
-        top = sorted(pairs, key=lambda t: -t[2])[:DENSE_TOP]
-        pairs = sorted(top)
+        pairs = sorted(sorted(pairs, key=lambda t: -t[2])[:DENSE_TOP])       # the largest, in sentence order
     return ", ".join(f"{w} ({x:.2f})" for _, w, x in pairs) or NONE
 
 
@@ -60,14 +59,8 @@ def table4_text(profile: str, runs: Mapping[str, dict], res: Mapping[str, Varian
     for i, (e, by_var) in enumerate(examples, 1):
         lines += [f"## {e['split']} pair {e['pair_id']} (gold: {e['gold']})", "",
                   f"- Premise: {' '.join(e['premise'])}", f"- Hypothesis: {' '.join(e['hypothesis'])}", ""]
-        rows = []
-        for v in VARIANTS:
-            if v not in by_var:
-                continue
-            row = by_var[v]
-            w = row["weights"]
-            nz = sum(1 for x in w if x > 0)
-            rows.append([NAMES[v], row["pred"], f"{nz}/{len(w)}", attended(row["premise"], w, v)])
+        rows = [[NAMES[v], row["pred"], f"{sum(x > 0 for x in row['weights'])}/{len(row['weights'])}",
+                 attended(row["premise"], row["weights"], v)] for v in VARIANTS if (row := by_var.get(v))]
         lines.append(md_table(["variant", "prediction", "nonzero words", "attended words (weight)"], rows))
     if not examples:
         lines += ["No runs with attention in this profile.", ""]

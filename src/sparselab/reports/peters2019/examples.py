@@ -20,11 +20,8 @@ def example_rows(rec: dict) -> list[list[Any]]:
 
 def example_runs(options: Mapping[str, Any], train) -> list[tuple[str, Config, dict]]:
     """(setting, configuration, run) for each of :data:`EXAMPLE_CONFIGS` run: its lowest seed, the run shown."""
-    out = []
-    for s in settings_run(options):
-        g = by_config(train[s])
-        out += [(s, k, g[k][0]) for k in EXAMPLE_CONFIGS if k in g]
-    return out
+    groups = {s: by_config(train[s]) for s in settings_run(options)}
+    return [(s, k, g[k][0]) for s, g in groups.items() for k in EXAMPLE_CONFIGS if k in g]
 
 
 def examples_text(profile: str, options: Mapping[str, Any], train) -> str:

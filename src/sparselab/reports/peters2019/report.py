@@ -54,13 +54,12 @@ def write_reports(profile: str, out: Path, options: Mapping[str, Any], runs,
         mt_recs = write_mt(profile, out, options, runs, ref, mt_recs, live)
         items, title = ARTIFACTS, "inflection and machine translation"
         note = f"Inflection: {note}\n\nMT: " + "; ".join(mt_reductions(profile, options, mt_recs))
+    found = ()
     if not mt_only:                   # the claims need the inflection records too
         groups = {s: R.by_config(train[s]) for s in settings_run(options)}
         ensembles = {s: R.by_config(ens[s]) for s in settings_run(options)} if options.get("ensemble") else None
         found = claims.claims(out, groups, mt_recs if options.get("mt") else None, ref, ensembles)
         (out / "claims.md").write_text(paper_page(claims.__name__, profile, found))
-    else:
-        found = ()
     write_index(out, f"Peters, Niculae & Martins (2019) — {title}, profile {profile}", items, recs + mt_recs,
                 notes=note, runs=runs, profile=profile, claims=found)
     return recs + mt_recs

@@ -26,15 +26,8 @@ def accuracy_cells(rs: Sequence[dict], ref_value: float | None, run_here: bool) 
 def grid_rows(train, ens, cell) -> list[list[Any]]:
     """One row per (output α, attention α): the α's, then ``cell(...)`` per setting × kind column."""
     groups = {"avg": {s: by_config(train[s]) for s in SETTINGS}, "ens": {s: by_config(ens[s]) for s in SETTINGS}}
-    rows = []
-    for a in ALPHAS:
-        for b in ALPHAS:
-            row = [a, b]
-            for s in SETTINGS:
-                for kind in KINDS:
-                    row += cell(groups[kind][s].get((a, b), []), s, kind, (a, b))
-            rows.append(row)
-    return rows
+    return [[a, b, *(x for s in SETTINGS for kind in KINDS for x in cell(groups[kind][s].get((a, b), []), s, kind, (a, b)))]
+            for a in ALPHAS for b in ALPHAS]
 
 
 def table1_rows(train, ens, options: Mapping[str, Any], ref: Mapping[str, Any]) -> list[list[Any]]:
