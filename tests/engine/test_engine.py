@@ -11,6 +11,7 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf, open_dict
 
 from sparselab.engine import execute as engine
+from sparselab.engine.devices import cpu_kernel
 from sparselab.engine import record, resolvers
 from sparselab.errors import ConfigError
 from sparselab.run import CONF_DIR
@@ -60,6 +61,8 @@ def test_finished_record_has_config_metrics_and_environment(tmp_path):
     # the record names the device a job would train on: the GPU where there is one
     device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu"
     assert on_disk["threads"] == 1 and on_disk["device"].startswith(device)
+    # the CPU kernels, so that a run that does not reproduce another bit for bit can be told apart by its machine
+    assert on_disk["cpu_kernel"] == cpu_kernel(inductor=False) and "aten " in on_disk["cpu_kernel"]
     assert on_disk["samples_seen"] == 100 and on_disk["throughput_samples_per_s"] > 0
     assert on_disk["wall_time_s"] >= 0
 

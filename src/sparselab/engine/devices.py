@@ -38,17 +38,21 @@ def set_matmul_precision(cfg: DictConfig) -> None:
 _KERNEL_FLAGS = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile")
 
 
-def cpu_kernel() -> str:
+def cpu_kernel(inductor: bool = True) -> str:
     """The CPU kernels this process's float32 arithmetic runs on, as one comparable string.
 
     Two machines with the same string run the same code paths (torch version, ATen's vector width, inductor's
     vector ISA, the CPU features MKL and oneDNN dispatch on), so a 1-thread training run reproduces bit for bit;
     with another string the sums are taken in another order. Training amplifies that rounding into discrete
     changes (one attended position, one decoded character), so no tolerance is guaranteed between them.
+    ``inductor=False`` leaves out inductor's vector ISA, whose probe compiles C++ (a job record takes this cheap
+    form: the ISA follows from the CPU features and the compiler).
     """
+    isa = "not probed"
     try:
-        from torch._inductor import cpu_vec_isa
-        isa = str(cpu_vec_isa.pick_vec_isa()) or "none"
+        if inductor:           # importing inductor alone costs seconds
+            from torch._inductor import cpu_vec_isa
+            isa = str(cpu_vec_isa.pick_vec_isa()) or "none"
     except Exception:          # inductor missing or unable to probe the compiler: the ATen width still counts
         isa = "unknown"
     try:

@@ -156,6 +156,8 @@ def _git_commit() -> str | None:
 def environment(threads: int) -> dict[str, Any]:
     import torch
 
+    from sparselab.engine.devices import cpu_kernel
+
     versions = {}
     for pkg in PACKAGES:
         try:
@@ -168,6 +170,8 @@ def environment(threads: int) -> dict[str, Any]:
         "python": platform.python_version(),
         "git_commit": _git_commit(),
         "device": device,
+        # a 1-thread CPU run reproduces bit for bit only on the same kernels (AVX-512 with AMX against without)
+        "cpu_kernel": cpu_kernel(inductor=False),
         "threads": threads,
         "cpu_count": os.cpu_count(),
         "host": platform.node(),
