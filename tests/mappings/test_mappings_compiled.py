@@ -154,6 +154,25 @@ def test_bisection_iteration_count_on_compiled_path():
     assert (p.double() - ref).abs().max() < 1e-6
 
 
+def test_alpha_above_two_runs_each_newton_evaluation_compiled():
+    """alpha > 2 (no fused kernel): the eager loop's evaluations run compiled, with the loop's iterations and its
+    answer to float32 rounding (forward, backward; masked entries and a fully masked row)."""
+    x = _scores(SHAPES["output"])
+    g = torch.randn(x.shape, generator=torch.Generator().manual_seed(8))
+    def fn(v):
+        return M.entmax_bisect(v, 2.25)
+
+    got, n_got = _run(fn, x, g), bisect_mod.last_n_iter
+    assert (bisect_mod._sums, _compile.BACKEND) in _compile._compiled and not _compile._failed
+    with eager():
+        ref, n_ref = _run(fn, x, g), bisect_mod.last_n_iter
+    assert n_got == n_ref
+    for a, b in zip(got, ref):
+        if b is not None:
+            _close(a, b, tol=2e-6)
+    assert (got[0][2] == 0).all() and (got[0][1, ::3] == 0).all()
+
+
 def _backward_graphs(x, g, alpha):
     """Graphs dynamo compiles during the backward of entmax_bisect(x, alpha) (the forward runs first)."""
     from torch._dynamo.utils import counters

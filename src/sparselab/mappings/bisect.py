@@ -36,7 +36,8 @@ steps when that is given.  The output is renormalised.
 Large float32 inputs run the same iteration as one fused torch.compile kernel
 (`_fused.make_alpha_fwd`, fixed step count, residual-checked, unconverged rows
 continue here); ``n_iter`` given, float64, alpha > 2 or small inputs run the
-eager loop below.
+eager loop below; for a float alpha > 2 on a large float32 input each of its evaluations runs compiled
+(`_sums`, `_probs`).
 
 Backward w.r.t. z: Peters et al. 2019, Prop. 1, s = p^{2-alpha},
     J^T g = s*g - s * sum(s*g)/sum(s).
@@ -258,6 +259,25 @@ def _traced_forward(z, eps, n_iter, eps_range):
     return p, m, t
 
 
+def _sums(w, t, eps: float):
+    """(sum p, sum s) at t: one Newton evaluation of _eval without its full-size temporaries (compiled, alpha > 2)."""
+    p, s = _eval(w, eps, t)
+    return p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
+
+
+def _probs(w, t, eps: float):
+    """p at t, normalised (the compiled counterpart of the eager loop's last evaluation)."""
+    p = _eval(w, eps, t)[0]
+    return p / p.sum(-1, keepdim=True)
+
+
+def _fused_step(z: torch.Tensor, eps, n_iter) -> bool:
+    """alpha > 2 (a float) on a large float32 input: each Newton evaluation runs as one compiled kernel (the fused
+    kernels cover 0 < eps <= 1 only; eagerly, each step is ~10 passes over the scores: 20x the time at the output
+    layer of an MT model, benchmarks/bench_mappings.py). The loop, its safeguard and its stopping rule stay here."""
+    return n_iter is None and isinstance(eps, float) and eps > 1.0 and _compile.use_compiled(z)
+
+
 def _newton(z, eps, n_iter, t_init):
     """Eager safeguarded Newton; returns (p, m, t, iterations)."""
     w, masked = shift_by_max(z)
@@ -272,14 +292,22 @@ def _newton(z, eps, n_iter, t_init):
     cap = MAX_ITER if n_iter is None else n_iter
     f_prev = step = None      # the previous residual and step: set together after the first iteration
     it = 0
+    # rows as 2-D for the compiled evaluation (p is then formed once, after the loop)
+    rows = (w.reshape(-1, n), lambda a: a.reshape(-1, 1), lambda a: a.reshape(w.shape[:-1] + (1,))) \
+        if _fused_step(z, eps, n_iter) else None
+    p = None
     while True:
-        p, s = _eval(w, eps, t)
+        sums = None if rows is None else _compile.run(_sums, rows[0], rows[1](t), eps)
+        if sums is None:        # eager (or the compile failed: eager from here on)
+            rows = None
+            p, s = _eval(w, eps, t)
+            F, S = p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
+        else:
+            F, S = (rows[2](a) for a in sums)
         t_eval = t
         if it >= cap:
             break
-        F = p.sum(-1, keepdim=True)
         f = F - 1
-        S = s.sum(-1, keepdim=True)
         if n_iter is None and f_prev is not None:
             # Float exactness: the residual has stopped shrinking (rounding
             # noise of the sum), or the last step was below a few ulps of t.
@@ -301,7 +329,12 @@ def _newton(z, eps, n_iter, t_init):
         f_prev = f.abs()
         t = t_new
         it += 1
-    p = p / p.sum(-1, keepdim=True)
+    fused_p = None if rows is None else _compile.run(_probs, rows[0], rows[1](t_eval), eps)
+    if fused_p is not None:
+        p = fused_p.reshape(w.shape)
+    else:
+        p = _eval(w, eps, t_eval)[0] if p is None else p      # None: the compile failed after the loop
+        p = p / p.sum(-1, keepdim=True)
     return torch.where(masked, 0.0, p), m, t_eval, it
 
 
