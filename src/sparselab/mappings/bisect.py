@@ -273,8 +273,9 @@ def _probs(w, t, eps: float):
 
 def _fused_step(z: torch.Tensor, eps, n_iter) -> bool:
     """alpha > 2 (a float) on a large float32 input: each Newton evaluation runs as one compiled kernel (the fused
-    kernels cover 0 < eps <= 1 only; eagerly, each step is ~10 passes over the scores: 20x the time at the output
-    layer of an MT model, benchmarks/bench_mappings.py). The loop, its safeguard and its stopping rule stay here."""
+    kernels cover 0 < eps <= 1 only; eagerly, each evaluation is ~10 passes over the scores: 4.9x the forward and
+    backward time at an MT output layer, benchmarks/probes/bench_alpha_above_two.py). The loop, its safeguard and
+    its stopping rule stay eager."""
     return n_iter is None and isinstance(eps, float) and eps > 1.0 and _compile.use_compiled(z)
 
 
@@ -292,18 +293,17 @@ def _newton(z, eps, n_iter, t_init):
     cap = MAX_ITER if n_iter is None else n_iter
     f_prev = step = None      # the previous residual and step: set together after the first iteration
     it = 0
-    # rows as 2-D for the compiled evaluation (p is then formed once, after the loop)
-    rows = (w.reshape(-1, n), lambda a: a.reshape(-1, 1), lambda a: a.reshape(w.shape[:-1] + (1,))) \
-        if _fused_step(z, eps, n_iter) else None
+    # alpha > 2: the compiled evaluation sees 2-D rows; p is then formed once, after the loop
+    w_rows = w.reshape(-1, n) if _fused_step(z, eps, n_iter) else None
     p = None
     while True:
-        sums = None if rows is None else _compile.run(_sums, rows[0], rows[1](t), eps)
+        sums = None if w_rows is None else _compile.run(_sums, w_rows, t.reshape(-1, 1), eps)
         if sums is None:        # eager (or the compile failed: eager from here on)
-            rows = None
+            w_rows = None
             p, s = _eval(w, eps, t)
             F, S = p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
         else:
-            F, S = (rows[2](a) for a in sums)
+            F, S = (a.reshape(t.shape) for a in sums)
         t_eval = t
         if it >= cap:
             break
@@ -329,7 +329,7 @@ def _newton(z, eps, n_iter, t_init):
         f_prev = f.abs()
         t = t_new
         it += 1
-    fused_p = None if rows is None else _compile.run(_probs, rows[0], rows[1](t_eval), eps)
+    fused_p = None if w_rows is None else _compile.run(_probs, w_rows, t_eval.reshape(-1, 1), eps)
     if fused_p is not None:
         p = fused_p.reshape(w.shape)
     else:
