@@ -266,9 +266,9 @@ def _sums(w, t, eps: float):
 
 
 def _probs(w, t, eps: float):
-    """p at t, normalised (the compiled counterpart of the eager loop's last evaluation)."""
+    """(p at t, normalised,): the compiled counterpart of the eager loop's last evaluation."""
     p = _eval(w, eps, t)[0]
-    return p / p.sum(-1, keepdim=True)
+    return (p / p.sum(-1, keepdim=True),)
 
 
 def _fused_step(z: torch.Tensor, eps, n_iter) -> bool:
@@ -293,17 +293,16 @@ def _newton(z, eps, n_iter, t_init):
     cap = MAX_ITER if n_iter is None else n_iter
     f_prev = step = None      # the previous residual and step: set together after the first iteration
     it = 0
-    # alpha > 2: the compiled evaluation sees 2-D rows; p is then formed once, after the loop
-    w_rows = w.reshape(-1, n) if _fused_step(z, eps, n_iter) else None
+    fused = _fused_step(z, eps, n_iter)      # alpha > 2: p is then formed once, after the loop
     p = None
     while True:
-        sums = None if w_rows is None else _compile.run(_sums, w_rows, t.reshape(-1, 1), eps)
+        sums = _compile.run_rows(_sums, w, _compile.rows2d(t), eps) if fused else None
         if sums is None:        # eager (or the compile failed: eager from here on)
-            w_rows = None
+            fused = False
             p, s = _eval(w, eps, t)
             F, S = p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
         else:
-            F, S = (a.reshape(t.shape) for a in sums)
+            F, S = sums
         t_eval = t
         if it >= cap:
             break
@@ -329,9 +328,9 @@ def _newton(z, eps, n_iter, t_init):
         f_prev = f.abs()
         t = t_new
         it += 1
-    fused_p = None if w_rows is None else _compile.run(_probs, w_rows, t_eval.reshape(-1, 1), eps)
+    fused_p = _compile.run_rows(_probs, w, _compile.rows2d(t_eval), eps) if fused else None
     if fused_p is not None:
-        p = fused_p.reshape(w.shape)
+        p = fused_p[0]
     else:
         p = _eval(w, eps, t_eval)[0] if p is None else p      # None: the compile failed after the loop
         p = p / p.sum(-1, keepdim=True)
