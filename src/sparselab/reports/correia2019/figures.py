@@ -108,34 +108,50 @@ def js_per_layer(js: Mapping[str, Mapping[str, Mapping]], path: Path) -> Path:
 
 def attention_heads(attn, path: Path, query_tokens: Sequence[str], key_tokens: Sequence[str],
                     title: str | None = None, head_titles: Sequence[str] | None = None, ncols: int = 4) -> Path:
-    """``attn``: (H, Lq, Lk) weights of one layer for one sentence; exact zeros white, so the support shows."""
+    """``attn``: (H, Lq, Lk) weights of one layer for one sentence; exact zeros white, so the support shows.
+
+    The heads are tiles of one image on one axes, framed and titled, with the tokens on the outer tiles only: one
+    axes per head (up to 24 a figure, 9 figures a report) made the attention maps most of a report's drawing time."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Rectangle
+
     a = np.asarray(attn, dtype=float)
     if a.ndim != 3 or a.shape[1:] != (len(query_tokens), len(key_tokens)):
         raise ValueError(f"attn: expected (H, {len(query_tokens)}, {len(key_tokens)}) for the tokens, got {a.shape}")
-    H = a.shape[0]
+    H, lq, lk = a.shape
     ncols = min(ncols, H)
     nrows = -(-H // ncols)
-    side = 0.2 * max(len(query_tokens), len(key_tokens)) + 0.8   # inches per panel; labels only on the outer ones
+    gx, gy = 1, 2                              # gaps between tiles, in cells (room for a tile's title above it)
+    mosaic = np.full((nrows * lq + (nrows - 1) * gy, ncols * lk + (ncols - 1) * gx), np.nan)
+    origins = []                               # (row, column) of each head's top-left cell
+    for h in range(H):
+        r0, c0 = (h // ncols) * (lq + gy), (h % ncols) * (lk + gx)
+        mosaic[r0:r0 + lq, c0:c0 + lk] = np.where(a[h] == 0, np.nan, a[h])
+        origins.append((r0, c0))
+    cell = 0.2                                 # inches per token, as each panel had
+    chars = 0.055                              # inches per character of a 7-point label
+    left = 0.25 + chars * max(map(len, map(str, query_tokens)), default=1)
+    bottom = 0.25 + chars * max(map(len, map(str, key_tokens)), default=1)
+    top, right = (0.6 if title else 0.35), 0.2
+    width, height = mosaic.shape[1] * cell, mosaic.shape[0] * cell
     plt = plots.pyplot()
-    fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows), squeeze=False)
+    fig = plt.figure(figsize=(left + width + right, bottom + height + top))
+    W, Hin = fig.get_size_inches()
+    ax = fig.add_axes((left / W, bottom / Hin, width / W, height / Hin))
     cmap = plt.get_cmap("OrRd").with_extremes(bad="white")
-    for h, ax in enumerate(axes.flat):
-        if h >= H:
-            ax.axis("off")
-            continue
-        ax.imshow(np.ma.masked_where(a[h] == 0, a[h]), cmap=cmap, vmin=0, vmax=1)
-        # ticks on the outer panels only: the inner ones' (same tokens) were most of a report's drawing time
-        no_panel_below, first_column = h + ncols >= H, h % ncols == 0
-        if no_panel_below:
-            ax.set_xticks(range(len(key_tokens)), key_tokens, rotation=90, fontsize=7)
-        else:
-            ax.set_xticks([])
-        if first_column:
-            ax.set_yticks(range(len(query_tokens)), query_tokens, fontsize=7)
-        else:
-            ax.set_yticks([])
-        ax.set_title(head_titles[h] if head_titles else f"head {h}", fontsize=9)
+    ax.imshow(mosaic, cmap=cmap, vmin=0, vmax=1, interpolation="nearest", aspect="equal")
+    ax.add_collection(PatchCollection([Rectangle((c0 - 0.5, r0 - 0.5), lk, lq) for r0, c0 in origins],
+                                      facecolor="none", edgecolor="black", linewidth=0.8))
+    ax.axis("off")
+    for h, (r0, c0) in enumerate(origins):
+        ax.text(c0 + lk / 2 - 0.5, r0 - 0.8, head_titles[h] if head_titles else f"head {h}", ha="center",
+                va="bottom", fontsize=9)
+        if h % ncols == 0:                     # first column: the query tokens
+            for i, tok in enumerate(query_tokens):
+                ax.text(c0 - 0.9, r0 + i, str(tok), ha="right", va="center", fontsize=7)
+        if h + ncols >= H:                     # no tile below: the key tokens
+            for j, tok in enumerate(key_tokens):
+                ax.text(c0 + j, r0 + lq - 0.1, str(tok), ha="center", va="top", rotation=90, fontsize=7)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        fig.suptitle(title, y=1 - 0.15 / Hin, va="top")
     return plots.save(fig, path)
