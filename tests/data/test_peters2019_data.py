@@ -98,6 +98,24 @@ def test_prediction_files_round_trip(tmp_path):
 def test_edit_distance():
     assert sg.edit_distance("kitten", "sitting") == 3
     assert sg.edit_distance("", "abc") == 3
+    assert sg.edit_distance("abc", "") == 3 and sg.edit_distance("same", "same") == 0
+
+
+def test_edit_distance_equals_the_full_table_both_ways():
+    """The shortcuts (equal strings, the shorter string inside) give the full Levenshtein table's value."""
+    import random
+
+    def table(a, b):
+        d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+        for i in range(1, len(a) + 1):
+            for j in range(1, len(b) + 1):
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+        return d[-1][-1]
+
+    rng = random.Random(0)
+    words = ["".join(rng.choice("abć") for _ in range(rng.randint(0, 7))) for _ in range(300)]
+    pairs = list(zip(words, words[1:])) + [(w, w) for w in words[:20]]
+    assert all(sg.edit_distance(a, b) == sg.edit_distance(b, a) == table(a, b) for a, b in pairs)
 
 
 def test_real_data_if_present():
