@@ -56,6 +56,7 @@ every finite entry.
 from __future__ import annotations
 
 import torch
+from torch._higher_order_ops.while_loop import while_loop
 
 from ._lastdim import apply_lastdim, support_size
 from ._validate import check_alpha, check_n_iter, check_input, canonical_dim
@@ -236,7 +237,7 @@ def _traced_forward(z, eps, n_iter, eps_range):
         n_more = TRACED_N_ITER[(torch.float32, True)]
         if isinstance(eps, float):
             def more(p, t, bad, z):
-                p2, _, t2, _ = _newton(z, eps, n_more, t)
+                p2, _, t2 = _newton_traced(z, eps, n_more, t)
                 return torch.where(bad, p2, p), torch.where(bad, t2, t)
 
             def keep(p, t, bad, z):
@@ -244,7 +245,7 @@ def _traced_forward(z, eps, n_iter, eps_range):
             ops = (p, t, bad, z)
         else:
             def more(p, t, bad, z, e):
-                p2, _, t2, _ = _newton(z, e, n_more, t)
+                p2, _, t2 = _newton_traced(z, e, n_more, t)
                 return torch.where(bad, p2, p), torch.where(bad, t2, t)
 
             def keep(p, t, bad, z, e):
@@ -255,8 +256,39 @@ def _traced_forward(z, eps, n_iter, eps_range):
     if n_iter is None:
         le2 = (eps <= 1.0) if isinstance(eps, float) else (eps_range is not None and eps_range[1] <= 1.0)
         n_iter = TRACED_N_ITER[(torch.float64 if z.dtype == torch.float64 else torch.float32, le2)]
-    p, m, t, _ = _newton(z, eps, n_iter, None)  # n_iter given: a fixed count, no convergence test
-    return p, m, t
+    return _newton_traced(z, eps, n_iter, None)
+
+
+def _newton_traced(z, eps, n_iter: int, t_init):
+    """(p, m, t): ``_newton`` for a fixed ``n_iter`` (no convergence test) as one ``while_loop``.
+
+    Unrolled, the traced graph held ``n_iter`` copies of the step (16 to 60), each traced by Dynamo and AOTAutograd
+    and fused by inductor into one C++ function of thousands of lines (numbers in docs/mappings.md). The same
+    steps in the same order as ``_newton(z, eps, n_iter, t_init)``."""
+    w, masked = shift_by_max(z)
+    m = torch.where(masked, 0.0, z.amax(-1, keepdim=True))
+    lo = torch.zeros(z.shape[:-1] + (1,), dtype=z.dtype, device=z.device)
+    hi = _upper_bracket(z.shape[-1], eps, z)
+    t = lo.clone() if t_init is None else t_init.clone()
+
+    def unfinished(it, t, lo, hi):
+        return it < n_iter
+
+    def step(it, t, lo, hi):
+        p, s = _eval(w, eps, t)
+        F, S = p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
+        f = F - 1
+        lo = torch.where(f >= 0, t, lo)
+        hi = torch.where(f < 0, t, hi)
+        t_new = t + _newton_step(F, S, f, eps)
+        bad = ~((t_new >= lo) & (t_new <= hi))      # the safeguard of _newton
+        return it + 1, torch.where(bad, (lo + hi) / 2, t_new), lo, hi
+
+    it0 = torch.zeros((), dtype=torch.int64, device=z.device)
+    _, t, _, _ = while_loop(unfinished, step, (it0, t, lo, hi))
+    p = _eval(w, eps, t)[0]
+    p = p / p.sum(-1, keepdim=True)
+    return torch.where(masked, 0.0, p), m, t
 
 
 def _sums(w, t, eps: float):
