@@ -265,11 +265,7 @@ def _newton_traced(z, eps, n_iter: int, t_init):
     Unrolled, the traced graph held ``n_iter`` copies of the step (16 to 60), each traced by Dynamo and AOTAutograd
     and fused by inductor into one C++ function of thousands of lines (numbers in docs/mappings.md). The same
     steps in the same order as ``_newton(z, eps, n_iter, t_init)``."""
-    w, masked = shift_by_max(z)
-    m = torch.where(masked, 0.0, z.amax(-1, keepdim=True))
-    lo = torch.zeros(z.shape[:-1] + (1,), dtype=z.dtype, device=z.device)
-    hi = _upper_bracket(z.shape[-1], eps, z)
-    t = lo.clone() if t_init is None else t_init.clone()
+    w, masked, m, lo, hi, t = _start(z, eps, t_init)
 
     def unfinished(it, t, lo, hi):
         return it < n_iter
@@ -277,18 +273,36 @@ def _newton_traced(z, eps, n_iter: int, t_init):
     def step(it, t, lo, hi):
         p, s = _eval(w, eps, t)
         F, S = p.sum(-1, keepdim=True), s.sum(-1, keepdim=True)
-        f = F - 1
-        lo = torch.where(f >= 0, t, lo)
-        hi = torch.where(f < 0, t, hi)
-        t_new = t + _newton_step(F, S, f, eps)
-        bad = ~((t_new >= lo) & (t_new <= hi))      # the safeguard of _newton
-        return it + 1, torch.where(bad, (lo + hi) / 2, t_new), lo, hi
+        return (it + 1,) + _update(F, S, F - 1, t, lo, hi, eps)
 
     it0 = torch.zeros((), dtype=torch.int64, device=z.device)
     _, t, _, _ = while_loop(unfinished, step, (it0, t, lo, hi))
-    p = _eval(w, eps, t)[0]
-    p = p / p.sum(-1, keepdim=True)
-    return torch.where(masked, 0.0, p), m, t
+    return _normalised(w, masked, eps, t), m, t
+
+
+def _start(z, eps, t_init):
+    """(w, masked, m, lo, hi, t): the shifted scores, the fully masked rows, the max, the bracket and the first t."""
+    w, masked = shift_by_max(z)
+    m = torch.where(masked, 0.0, z.amax(-1, keepdim=True))
+    lo = torch.zeros(z.shape[:-1] + (1,), dtype=z.dtype, device=z.device)
+    hi = _upper_bracket(z.shape[-1], eps, z)
+    t = lo.clone() if t_init is None else t_init.clone()
+    return w, masked, m, lo, hi, t
+
+
+def _update(F, S, f, t, lo, hi, eps):
+    """(t, lo, hi) after one safeguarded Newton step from the sums F, S at t (f = F - 1)."""
+    lo = torch.where(f >= 0, t, lo)
+    hi = torch.where(f < 0, t, hi)
+    t_new = t + _newton_step(F, S, f, eps)
+    bad = ~((t_new >= lo) & (t_new <= hi))      # alpha > 2, or rounding: stay inside the bracket
+    return torch.where(bad, (lo + hi) / 2, t_new), lo, hi
+
+
+def _normalised(w, masked, eps, t, p=None):
+    """The probabilities at t (``p``, when the last evaluation already gave them), normalised; 0 on masked rows."""
+    p = _eval(w, eps, t)[0] if p is None else p
+    return torch.where(masked, 0.0, p / p.sum(-1, keepdim=True))
 
 
 def _sums(w, t, eps: float):
@@ -313,13 +327,7 @@ def _fused_step(z: torch.Tensor, eps, n_iter) -> bool:
 
 def _newton(z, eps, n_iter, t_init):
     """Eager safeguarded Newton; returns (p, m, t, iterations)."""
-    w, masked = shift_by_max(z)
-    m = z.amax(-1, keepdim=True)
-    m = torch.where(masked, 0.0, m)
-    n = z.shape[-1]
-    lo = torch.zeros(z.shape[:-1] + (1,), dtype=z.dtype, device=z.device)
-    hi = _upper_bracket(n, eps, z)
-    t = lo.clone() if t_init is None else t_init.clone()
+    w, masked, m, lo, hi, t = _start(z, eps, t_init)
     tol = 4 * torch.finfo(z.dtype).eps
     sqrt_eps = torch.finfo(z.dtype).eps ** 0.5
     cap = MAX_ITER if n_iter is None else n_iter
@@ -350,23 +358,15 @@ def _newton(z, eps, n_iter, t_init):
             done = done | masked | torch.isnan(af)  # NaN / fully masked rows
             if bool(done.all()):
                 break
-        lo = torch.where(f >= 0, t, lo)
-        hi = torch.where(f < 0, t, hi)
-        t_new = t + _newton_step(F, S, f, eps)
-        # Safeguard (alpha > 2, or rounding): stay inside the bracket.
-        bad = ~((t_new >= lo) & (t_new <= hi))
-        t_new = torch.where(bad, (lo + hi) / 2, t_new)
+        t_new, lo, hi = _update(F, S, f, t, lo, hi, eps)
         step = (t_new - t).abs()
         f_prev = f.abs()
         t = t_new
         it += 1
     fused_p = _compile.run_rows(_probs, w, _compile.rows2d(t_eval), eps) if fused else None
     if fused_p is not None:
-        p = fused_p[0]
-    else:
-        p = _eval(w, eps, t_eval)[0] if p is None else p      # None: the compile failed after the loop
-        p = p / p.sum(-1, keepdim=True)
-    return torch.where(masked, 0.0, p), m, t_eval, it
+        return torch.where(masked, 0.0, fused_p[0]), m, t_eval, it
+    return _normalised(w, masked, eps, t_eval, p), m, t_eval, it      # p None: the compile failed after the loop
 
 
 # ----------------------------------------------------------------- backward
