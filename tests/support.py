@@ -68,11 +68,12 @@ def rebuild_report_only(paper: str, committed: Path, records: int, tmp_path: Pat
 def rebuild_diagnosis(script: str, stored: Path, tmp_path: Path) -> str:
     """Run a diagnosis report script (``reports/<paper>/diagnosis/...``) on its stored ``.jsonl`` into ``tmp_path``;
     the text it wrote, which a test compares with the committed report beside ``stored``."""
-    import subprocess
     import sys
 
+    import warm
+
     out = tmp_path / stored.with_suffix(".md").name
-    proc = subprocess.run([sys.executable, str(PROJECT / script), str(stored), "--out", str(out)],
+    proc = warm.run([sys.executable, str(PROJECT / script), str(stored), "--out", str(out)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return out.read_text(encoding="utf-8")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import pytest
@@ -12,13 +11,15 @@ from sparselab.engine import resolvers
 from sparselab.engine.overrides import group_options, override_error
 from sparselab.run import CONF_DIR
 
+import warm
+
 resolvers.register()
 EXPERIMENTS = group_options(CONF_DIR, "experiment")
 
 
 def run_cli(*args):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    return subprocess.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
+    return warm.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
                           env=env, timeout=120)
 
 

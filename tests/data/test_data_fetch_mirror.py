@@ -26,6 +26,7 @@ from sparselab.data import registry
 from sparselab.data.check import check
 from sparselab.data.excerpt import ROOT as EXCERPTS
 from sparselab.data.fetch import LOCK_NAME, ChecksumMismatchError, FetchError, fetch
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 BIG = bytes(range(256)) * 1200            # 300 KB: big enough to be cut mid-file
@@ -194,7 +195,7 @@ def test_offline_the_fetch_names_the_url_and_leaves_no_folder(upstream, tmp_path
 def test_offline_a_cpu_run_stops_in_one_line_before_any_folder(tmp_path):
     env = {**os.environ, "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled", "SPARSELAB_DATA": str(tmp_path / "data"),
            "SPARSELAB_FETCH_BASE_URL": "http://127.0.0.1:9"}
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/table2_multilabel",
+    proc = warm.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/table2_multilabel",
                            "profile=cpu", "data.name=emotions", "task.loss=softmax", f"paths.runs={tmp_path / 'runs'}"],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
     lines = [x for x in proc.stderr.splitlines() if x.strip()]

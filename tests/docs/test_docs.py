@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 PAGES = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
@@ -102,7 +103,7 @@ def _check(command: str) -> None:
     tool = ["-m", args[1]] if args[0] == "-m" else [args[0]]
     rest = args[len(tool):]
     sub = [rest[0]] if args[:2] == ["-m", "sparselab.data"] and rest and not rest[0].startswith("-") else []
-    proc = subprocess.run([sys.executable, *tool, *sub, "--help"], cwd=PROJECT, capture_output=True, text=True,
+    proc = warm.run([sys.executable, *tool, *sub, "--help"], cwd=PROJECT, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
 

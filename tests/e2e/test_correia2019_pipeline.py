@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 
 from support import broken_links
 from support import needs_reference
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -37,11 +37,11 @@ def test_smoke_pipeline(tmp_path):
     out = tmp_path / "report"
     # the speed benchmark (here --quick) before the sweeps, into the report folder, as `make reproduce-correia2019`
     # has the pipeline do (--benchmark; its order is tests/e2e/faults/test_benchmark_order.py)
-    proc = subprocess.run([sys.executable, "benchmarks/bench_transformer_speed.py", "--profile", "smoke", "--quick",
+    proc = warm.run([sys.executable, "benchmarks/bench_transformer_speed.py", "--profile", "smoke", "--quick",
                            "--device", "auto", "--breakdown", "never", "--threads", "1", "--out", str(out / "speed.md")],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(out)],
+    proc = warm.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(out)],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
@@ -88,7 +88,7 @@ def test_smoke_pipeline(tmp_path):
     shutil.copytree(out, clone)
     for p in clone.glob("*.png"):
         p.unlink()
-    proc = subprocess.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(clone),
+    proc = warm.run([sys.executable, "pipelines/correia2019.py", "--profile", "smoke", "--out", str(clone),
                            "--report-only"], cwd=PROJECT, env={**env, "SPARSELAB_RUNS": str(tmp_path / "clone" / "runs")},
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+import warm
 
 pytestmark = pytest.mark.slow
 PROJECT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,7 @@ def test_ddp_two_processes_inside_a_multirun(tmp_path, task):
     if task == "snli":
         # a pipeline's --report-only finds a job run under another launcher and device count: seed 0 of this
         # sweep is one of the Martins smoke plan's 6 SNLI jobs (identity ignores trainer=ddp, devices, launcher)
-        rep = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+        rep = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                               "--report-only", "--only", "martins2016/table3_snli", "--out", str(tmp_path / "rep")],
                              capture_output=True, text=True, timeout=300, cwd=PROJECT,
                              env={**os.environ, "SPARSELAB_RUNS": str(tmp_path), "OMP_NUM_THREADS": "1"})

@@ -6,13 +6,13 @@ Acceptance of issue 8: the fresh smoke runs give the numbers stored in tests/fix
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from support import broken_links
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +45,7 @@ W_RUNS = {"martins2016/table2_multilabel": {"data.name": "emotions", "task.loss"
 def test_smoke_pipeline_writes_every_report(tmp_path):
     env = {**os.environ, "SPARSELAB_RUNS": str(tmp_path / "runs"), "OMP_NUM_THREADS": "1", "WANDB_MODE": "offline"}
     out = tmp_path / "report"
-    proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+    proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                            "--out", str(out)], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for name in ("table2_multilabel.md", "figure3_label_proportions.md", "figure3_label_proportions.png",
@@ -77,7 +77,7 @@ def test_smoke_pipeline_writes_every_report(tmp_path):
                 torch_fit=lambda row: row.startswith("table3/")) == []
     # deterministic given the records: a report-only rerun writes identical Markdown
     again = tmp_path / "again"
-    proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+    proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                            "--out", str(again), "--report-only"], cwd=PROJECT, env=env, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

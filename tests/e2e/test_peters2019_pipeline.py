@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from support import broken_links, header_table, mean_std, sacrebleu_cli, section
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def smoke(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("peters_smoke")
     env = _env(tmp_path)
     out = tmp_path / "report"
-    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
+    proc = warm.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(out)],
                           cwd=PROJECT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return tmp_path, env, out
@@ -79,7 +79,7 @@ def test_smoke_pipeline(smoke):
     for p in clone.glob("*.png"):
         p.unlink()
     clone_env = {**env, "SPARSELAB_RUNS": str(tmp_path / "clone" / "runs")}
-    proc = subprocess.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(clone),
+    proc = warm.run([sys.executable, "pipelines/peters2019.py", "--profile", "smoke", "--out", str(clone),
                            "--report-only"], cwd=PROJECT, env=clone_env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert ("reports rebuilt from the committed runs.jsonl + run_extras.jsonl and runs_mt.jsonl + run_extras_mt.jsonl "
@@ -112,7 +112,7 @@ def test_smoke_pipeline(smoke):
 def test_model_selection_sees_the_last_training_step(tmp_path):
     """max_steps ending mid-epoch, between two val_check_interval checks: a final validation still runs."""
     env = _env(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
+    proc = warm.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table1_medium",
                            "profile=smoke", "mapping.alpha=1.5", "mapping.attn_alpha=1.0", "seed=0",
                            "trainer.val_check_interval=4", "trainer.max_steps=7", "data.eval_per_language=2",
                            "data.train_per_language=100"],
@@ -172,7 +172,7 @@ def test_real_smoke_alpha_sweep_table_matches_records(smoke, tmp_path):
 
     runs = smoke[0] / "runs" / "smoke" / "peters2019" / "table1_medium"
     out = tmp_path / "table"
-    proc = subprocess.run([sys.executable, "-m", "sparselab.reports.sweep", str(runs), "--by", "mapping.alpha",
+    proc = warm.run([sys.executable, "-m", "sparselab.reports.sweep", str(runs), "--by", "mapping.alpha",
                            "--out", str(out)], cwd=PROJECT, env=smoke[1], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "13 records, 3 groups by mapping.alpha" in proc.stdout

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import warm
 
 pytestmark = pytest.mark.slow
 PROJECT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def pipeline(runs: Path, *args: str):
     # no torch.compile, as in the other end-to-end tests (the compiled path: test_mappings_compiled.py)
     env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled",
            "SPARSELAB_COMPILE": "0"}
-    return subprocess.run([sys.executable, str(PROJECT / "pipelines" / "correia2019.py"), "--profile", "smoke",
+    return warm.run([sys.executable, str(PROJECT / "pipelines" / "correia2019.py"), "--profile", "smoke",
                            "--only", "correia2019/output_alpha", *args], capture_output=True, text=True, env=env,
                           cwd=PROJECT, timeout=900)
 

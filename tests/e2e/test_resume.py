@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from support import validations_saved
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 PIPELINE = PROJECT / "pipelines" / "martins2016.py"
@@ -187,7 +188,7 @@ def test_a_job_killed_while_it_evaluates_resumes_without_training_again(tmp_path
     env = {**os.environ, "SPARSELAB_RUNS": str(runs), "OMP_NUM_THREADS": "1", "WANDB_MODE": "disabled",
            "SPARSELAB_COMPILE": "0"}
     with log.open("w") as fh:
-        assert subprocess.run([sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"], cwd=PROJECT,
+        assert warm.run([sys.executable, "-m", "sparselab.run", *overrides, "hydra.mode=RUN"], cwd=PROJECT,
                               env=env, stdout=fh, stderr=subprocess.STDOUT, timeout=600).returncode == 0
     assert f"training had ended at step {ended['steps']}" in log.read_text()
     resumed = the_record(runs)

@@ -18,6 +18,7 @@ from omegaconf import OmegaConf
 
 from sparselab.engine import datafiles, jobs, record
 from sparselab.reports import records
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 CONF = PROJECT / "conf"
@@ -34,7 +35,7 @@ def env(**extra) -> dict[str, str]:
 
 
 def sparselab_run(*args, runs: Path, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={runs}"], cwd=PROJECT,
+    return warm.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={runs}"], cwd=PROJECT,
                           env=env(), capture_output=True, text=True, timeout=kw.pop("timeout", 300), **kw)
 
 
@@ -131,7 +132,7 @@ def test_plan_expansion_gives_the_identities_the_sweep_runs(tmp_path):
 
 def test_report_only_without_records_exits_2_and_writes_nothing(tmp_path):
     out = tmp_path / "report"
-    proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "correia2019.py"), "--profile", "cpu",
+    proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "correia2019.py"), "--profile", "cpu",
                            "--report-only", "--out", str(out)], cwd=PROJECT,
                           env=env(SPARSELAB_RUNS=str(tmp_path / "runs")), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2
@@ -200,7 +201,7 @@ def test_ctrl_c_records_interrupted_and_exits_130(tmp_path):
 # --- item 7: one error line for user errors, in the pipelines as in sparselab.run ---------------------------
 
 def test_missing_data_root_is_one_line_in_the_pipeline(tmp_path):
-    proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+    proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                            "--out", str(tmp_path / "o"), "--only", "martins2016/table2_multilabel"], cwd=PROJECT,
                           env=env(SPARSELAB_RUNS=str(tmp_path / "runs"), SPARSELAB_DATA=str(tmp_path / "nowhere")),
                           capture_output=True, text=True, timeout=300)
@@ -217,7 +218,7 @@ def test_runs_folder_that_cannot_be_made_is_one_line(tmp_path, entry):
     if entry == "run":
         proc = sparselab_run(f"experiment={FIG3}", "profile=smoke", runs=runs)
     else:
-        proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+        proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                                "--out", str(tmp_path / "o")], cwd=PROJECT, env=env(SPARSELAB_RUNS=str(runs)),
                               capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
@@ -226,7 +227,7 @@ def test_runs_folder_that_cannot_be_made_is_one_line(tmp_path, entry):
 
 
 def test_unknown_only_exits_2_with_the_valid_ones(tmp_path):
-    proc = subprocess.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
+    proc = warm.run([sys.executable, str(PROJECT / "pipelines" / "martins2016.py"), "--profile", "smoke",
                            "--only", "nope", "--out", str(tmp_path / "o")], cwd=PROJECT,
                           env=env(SPARSELAB_RUNS=str(tmp_path / "runs")), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stderr.startswith("error: --only nope") and "martins2016/" in proc.stderr
@@ -258,7 +259,7 @@ def test_changed_data_is_refused_naming_the_file(tmp_path):
     e = env(SPARSELAB_DATA=str(data))
 
     def run():
-        return subprocess.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={tmp_path / 'runs'}"],
+        return warm.run([sys.executable, "-m", "sparselab.run", *args, f"paths.runs={tmp_path / 'runs'}"],
                               cwd=PROJECT, env=e, capture_output=True, text=True, timeout=300)
 
     proc = run()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,11 +19,13 @@ from sparselab.errors import DataFormatError, MissingDataError
 from sparselab.data.excerpt import ROOT as EXCERPTS
 from sparselab.errors import ConfigError, describe, user_error
 
+import warm
+
 
 def run_cli(*args):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     env.pop("HYDRA_FULL_ERROR", None)
-    return subprocess.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
+    return warm.run([sys.executable, "-m", "sparselab.run", *args], capture_output=True, text=True,
                           env=env, timeout=300)
 
 

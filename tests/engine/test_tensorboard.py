@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +39,7 @@ def test_tensorboard_serves_the_alpha_trajectories_js_histograms_and_images(tmp_
     env = dict(os.environ, OMP_NUM_THREADS="1", SPARSELAB_COMPILE="0", HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1",
                PYTHONPATH=os.pathsep.join([str(PROJECT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]))
     runs = tmp_path / "runs"
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "-m", "experiment=correia2019/table1_bleu",
+    proc = warm.run([sys.executable, "-m", "sparselab.run", "-m", "experiment=correia2019/table1_bleu",
                            "profile=smoke", "mapping=alpha_entmax", "data.pair=de-en", "logger=tensorboard",
                            f"paths.runs={runs}"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]

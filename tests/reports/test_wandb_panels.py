@@ -9,7 +9,6 @@ run offline with W&B as a user's run would be. The keys are read back from each 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import wandb_workspaces.reports.v2 as wr
 
 from sparselab.reports import wandb_report as W
 from support import logs_every_media_kind, matches, missing_keys, offline_runs, panel_problems
+import warm
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def smoke_runs(paper: str, root: Path) -> list[dict]:
                HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", PYTHONPATH=str(PROJECT / "src"))
     runs_dir = root / paper
     for argv in JOBS[paper]:
-        proc = subprocess.run([sys.executable, "-m", "sparselab.run", "-m", *argv, "profile=smoke", "logger=wandb",
+        proc = warm.run([sys.executable, "-m", "sparselab.run", "-m", *argv, "profile=smoke", "logger=wandb",
                                f"paths.runs={runs_dir}"], cwd=PROJECT, env=env, capture_output=True, text=True,
                               timeout=900)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]

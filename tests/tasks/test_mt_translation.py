@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
@@ -17,6 +16,7 @@ from sparselab.decoding.bleu import bleu_scores, write_lines
 from sparselab.decoding.translation import forced_candidates
 from sparselab.training.translation_module import TokenAccuracy
 from support import sacrebleu_cli
+import warm
 
 SHARED = PROJECT_ROOT.parent / "shared" / "data"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data not present")
@@ -120,7 +120,7 @@ def test_misaligned_data_fails_before_training(tmp_path):
     d.mkdir(parents=True)
     for name, n in (("train.de", 5), ("train.en", 5), ("val.de", 4), ("val.en", 3)):
         (d / f"{name}.gz").write_bytes(gzip.compress("".join(f"s{i}\n" for i in range(n)).encode()))
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table2_mt", "profile=smoke",
+    proc = warm.run([sys.executable, "-m", "sparselab.run", "experiment=peters2019/table2_mt", "profile=smoke",
                            "hydra.mode=RUN", f"paths.runs={tmp_path / 'runs'}", f"data.root={tmp_path / 'data'}",
                            "logger=none"], cwd=PROJECT_ROOT, env=_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2

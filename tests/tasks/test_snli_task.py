@@ -4,7 +4,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import subprocess
 import sys
 
 import pytest
@@ -18,6 +17,7 @@ from sparselab.run import CONF_DIR
 from sparselab.data import snli_data
 from sparselab.tasks import settings
 from sparselab.tasks import snli as task
+import warm
 
 resolvers.register()
 PROJECT = CONF_DIR.parent
@@ -92,7 +92,7 @@ def test_a_malformed_line_stops_the_run_with_file_and_line(tmp_path):
         (data / name).write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HYDRA_FULL_ERROR": "0"}
     env.pop("SPARSELAB_DATA", None)
-    proc = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/table3_snli", "profile=smoke",
+    proc = warm.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/table3_snli", "profile=smoke",
                            "hydra.mode=RUN", f"paths.runs={tmp_path / 'runs'}", f"data.root={tmp_path / 'data'}",
                            "logger=none"], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 2, proc.stderr[-2000:]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from sparselab.errors import ConfigError
 
 from .conftest import error_lines
+import warm
 
 
 @pytest.mark.parametrize("value", ["", "  ", "/", "//", "/.."])
@@ -37,7 +37,7 @@ def test_empty_runs_env_cli_exits_2_and_writes_nothing(tmp_path):
     before = set(os.listdir("/"))
     env = {**os.environ, "SPARSELAB_RUNS": "", "OMP_NUM_THREADS": "1"}
     env.pop("HYDRA_FULL_ERROR", None)
-    out = subprocess.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/figure3_label_proportions",
+    out = warm.run([sys.executable, "-m", "sparselab.run", "experiment=martins2016/figure3_label_proportions",
                           "profile=smoke", "hydra.mode=RUN", "logger=none"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2, out.stderr[-2000:]
