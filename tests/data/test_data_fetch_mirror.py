@@ -26,6 +26,7 @@ from sparselab.data import registry
 from sparselab.data.check import check
 from sparselab.data.excerpt import ROOT as EXCERPTS
 from sparselab.data.fetch import LOCK_NAME, ChecksumMismatchError, FetchError, fetch
+
 import warm
 
 PROJECT = Path(__file__).resolve().parents[2]

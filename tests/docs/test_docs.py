@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 import warm
 
 PROJECT = Path(__file__).resolve().parents[2]

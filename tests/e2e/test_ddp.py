@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 import warm
 
 pytestmark = pytest.mark.slow

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 import warm
 
 pytestmark = pytest.mark.slow

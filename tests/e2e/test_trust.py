@@ -18,6 +18,7 @@ from omegaconf import OmegaConf
 
 from sparselab.engine import datafiles, jobs, record
 from sparselab.reports import records
+
 import warm
 
 PROJECT = Path(__file__).resolve().parents[2]

@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 import warm
 
 PROJECT = Path(__file__).resolve().parents[2]

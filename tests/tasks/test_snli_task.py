@@ -17,6 +17,7 @@ from sparselab.run import CONF_DIR
 from sparselab.data import snli_data
 from sparselab.tasks import settings
 from sparselab.tasks import snli as task
+
 import warm
 
 resolvers.register()

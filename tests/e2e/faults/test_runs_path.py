@@ -9,6 +9,7 @@ import pytest
 from sparselab.errors import ConfigError
 
 from .conftest import error_lines
+
 import warm
 
 
