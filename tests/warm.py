@@ -35,18 +35,15 @@ FORK = os.environ.get("SPARSELAB_TEST_FORK", "1") != "0" and hasattr(os, "fork")
 _DEFAULT_FILTERS = [("default", None, DeprecationWarning, "__main__", 0), ("ignore", None, DeprecationWarning, None, 0),
                     ("ignore", None, PendingDeprecationWarning, None, 0), ("ignore", None, ImportWarning, None, 0),
                     ("ignore", None, ResourceWarning, None, 0)]
-_warmed = False
 
 
 def _warm() -> None:
-    """Import what every sparselab command imports before it reads its arguments, once per worker."""
-    global _warmed
-    if not _warmed:
-        import hydra  # noqa: F401
-        import lightning  # noqa: F401
-        import omegaconf  # noqa: F401
-        import torch  # noqa: F401
-        _warmed = True
+    """Import what every sparselab command imports before it reads its arguments (once per worker: after the first
+    call these are lookups in sys.modules)."""
+    import hydra  # noqa: F401
+    import lightning  # noqa: F401
+    import omegaconf  # noqa: F401
+    import torch  # noqa: F401
 
 
 def _target(cmd: Sequence[str]) -> tuple[str, str, list[str]] | None:
@@ -75,7 +72,6 @@ def _child(kind: str, name: str, argv: list[str], cwd: Any, env: dict | None, fd
         os.environ.clear()
         os.environ.update(env)
     atexit._clear()
-    warnings.resetwarnings()
     warnings.filters[:] = _DEFAULT_FILTERS
     warnings.showwarning = warnings._showwarning_orig
     warnings._filters_mutated()
