@@ -43,7 +43,7 @@ def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypat
     # the normalizers were found: α-entmax spends time in its forward and in its backward
     fwd = re.search(r"^\| normalizer forward \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
     bwd = re.search(r"^\| normalizer backward \(incl\. α-gradient\) \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
-    assert fwd and bwd and float(fwd.group(1)) > 0 and float(bwd.group(1)) > 0
+    assert fwd and bwd and float(fwd.group(1).replace(",", "")) > 0 and float(bwd.group(1).replace(",", "")) > 0
     # torch.profiler ran (the breakdown above) without Kineto's "USDT: ... profiler_start/stop" lines (issue 18)
     assert "USDT" not in capfd.readouterr().err
 
