@@ -20,6 +20,11 @@ def _load(monkeypatch):
     return load_script("benchmarks/bench_transformer_speed.py")
 
 
+def _number(cell: str) -> float:
+    """A number as the benchmark table prints it, with thousands separators (1,375.2)."""
+    return float(cell.replace(",", ""))
+
+
 @needs_reference
 @pytest.mark.slow
 def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypatch, device, capfd):
@@ -35,7 +40,7 @@ def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypat
                                                             text, re.M)}
     assert set(rows) == set(bench.LABELS.values())
     assert rows["softmax"][1] == "1.00"
-    assert all(float(r[0].replace(",", "")) > 0 for r in rows.values())
+    assert all(_number(r[0]) > 0 for r in rows.values())
     assert "0.75" in rows[bench.LABELS["alpha_entmax"]][2]               # the paper's ratio, from papers.yaml
     assert "## Where the time goes" in text
     for group in bench.GROUPS:
@@ -43,7 +48,7 @@ def test_quick_smoke_run_writes_three_rows_and_the_breakdown(tmp_path, monkeypat
     # the normalizers were found: α-entmax spends time in its forward and in its backward
     fwd = re.search(r"^\| normalizer forward \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
     bwd = re.search(r"^\| normalizer backward \(incl\. α-gradient\) \|.*\| ([\d,.]+) \(\d+%\) \|$", text, re.M)
-    assert fwd and bwd and float(fwd.group(1).replace(",", "")) > 0 and float(bwd.group(1).replace(",", "")) > 0
+    assert fwd and bwd and _number(fwd.group(1)) > 0 and _number(bwd.group(1)) > 0
     # torch.profiler ran (the breakdown above) without Kineto's "USDT: ... profiler_start/stop" lines (issue 18)
     assert "USDT" not in capfd.readouterr().err
 
