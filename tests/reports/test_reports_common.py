@@ -13,7 +13,7 @@ from sparselab.engine import record
 from sparselab.reports import index, numbers, runner
 from sparselab.reports.records import data_relative, load, relative_run, scrub
 from sparselab.reports.reference import ReferenceMissing, reference, table_cell
-from sparselab.reports.tables import MISSING, NOT_RUN, best_keys, delta, fmt, md_table, pct, seed_mean
+from sparselab.reports.tables import MISSING, NOT_RUN, alpha_cell, best_keys, delta, fmt, md_table, pct, seed_mean
 
 from support import broken_links, links
 from support import load_script
@@ -28,6 +28,12 @@ def test_fmt_cells():
     assert fmt(0.123456, digits=4) == "0.1235"
     assert fmt(3) == "3" and fmt("x") == "x" and fmt(NOT_RUN) == "not run in this profile"
     assert pct(0.12345) == "12.35" and pct(1.0) == "100.00"
+
+
+def test_an_alpha_of_the_grid_keeps_its_third_decimal():
+    # fmt's 2 decimals would print Figure 4's 1.125 and 1.375 as 1.12 and 1.38, points the grid does not have
+    assert [alpha_cell(a) for a in (1.0, 1.5, 1.125, 1.375, 1.625, 2.25)] == \
+        ["1.00", "1.50", "1.125", "1.375", "1.625", "2.25"]
 
 
 def test_md_table_formats_every_cell():

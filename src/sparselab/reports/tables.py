@@ -18,6 +18,11 @@ def fmt(x: Any, digits: int = 2) -> str:
     return str(x)
 
 
+def alpha_cell(a: float) -> str:
+    """An α as a cell: 2 decimals, 3 where the grid has them (1.125 and 1.375 are not 1.12 and 1.38)."""
+    return f"{a:.2f}" if round(a, 2) == a else f"{a:.3f}"
+
+
 def pct(x: float) -> str:
     """A fraction as a percentage with two decimals (0.1234 -> ``12.34``)."""
     return f"{100 * x:.2f}"

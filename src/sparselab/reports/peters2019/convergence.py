@@ -7,7 +7,7 @@ from sparselab.analysis import plateau
 from .runs import alphas, seed_of
 from .. import mt_common
 from ..mt_common import curve_summary, pair_of
-from ..tables import NONE, lr_schedule, md_table
+from ..tables import NONE, alpha_cell, lr_schedule, md_table
 from ..templates import template
 
 text = template(__name__)
@@ -56,7 +56,7 @@ def convergence_rows(recs) -> list[list[Any]]:
         why = {True: "early stopping (the rule below)", False: "step budget"}.get(stopped, "not recorded")
         conv = convergence_of(r)
         a, b = alphas(r)
-        rows.append([pair_of(r), a, b, seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
+        rows.append([pair_of(r), alpha_cell(a), alpha_cell(b), seed_of(r), len(e.get("history", [])), as_int(m.get("steps")),
                      r["config"]["trainer"].get("max_steps"), as_int(m.get("best_step")), curve_summary(e.get("history", [])),
                      *lr_schedule(r), why, f"{plateau_window(r)[0]:,}",
                      NONE if conv.get("trend") is None else f"{conv['trend']:+.2f}",

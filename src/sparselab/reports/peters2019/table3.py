@@ -8,7 +8,7 @@ from . import header
 from .runs import MAPPINGS, PAIRS, by_key, mt_options, table2_records
 from ..mt_common import pair_status, run_sets, values
 from ..reference import table_cell
-from ..tables import MISSING, NONE, md_table
+from ..tables import MISSING, NONE, alpha_cell, md_table
 from ..templates import template
 
 text = template(__name__)
@@ -56,7 +56,7 @@ def beam_rows(recs) -> list[list[Any]]:
             ex = [float(m["exact_share"]) for m in ms if m.get("exact_share") is not None]
             si = [float(m["single_share"]) for m in ms if m.get("single_share") is not None]
             n = sorted({int(m["n"]) for m in ms if m.get("n") is not None})
-            rows.append([k[0], k[1], k[2], s, len(rs), ", ".join(map(str, n)) or NONE,
+            rows.append([k[0], alpha_cell(k[1]), alpha_cell(k[2]), s, len(rs), ", ".join(map(str, n)) or NONE,
                          mean(ex) if ex else NONE, mean(si) if si else NONE])
     return rows
 
